@@ -1,0 +1,26 @@
+"""``mjlens score``: score a hand given in compact notation, or a JSON request on standard input.
+
+Not built yet: the sub-command is registered so that ``--help`` works, and
+it says so plainly when run.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from api.commands.output import add_json_flag, fail
+
+
+def add_parser(subparsers: Any) -> None:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "score",
+        help="score a hand given in compact notation, or a JSON request on standard input",
+        description="Score a hand given in compact notation, or a JSON request on standard input.",
+    )
+    add_json_flag(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    return fail("'mjlens score' is not available yet", as_json=args.json, code="not_implemented")
