@@ -1,0 +1,275 @@
+"""Decode an uploaded photo into an upright RGB array, refusing anything unsafe.
+
+Photos come from strangers over HTTP, so decoding is the first line of defence:
+the byte size is checked before reading, the pixel count is checked from the
+header before a single pixel is decoded (decompression bombs), the set of file
+formats handed to Pillow is an explicit allow-list (no EPS/Ghostscript, no
+exotic plugins), and every failure becomes a :class:`PhotoError` with a stable
+code and a message a player can act on. Phones store photos sideways with an
+EXIF orientation tag, so the result is always turned upright. Large JPEGs are
+decoded at a reduced size with Pillow's ``draft`` (DCT scaling), which is several
+times faster and smaller than decoding 12 megapixels and shrinking afterwards.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import warnings
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+import numpy as np
+from PIL import Image, ImageFile, ImageOps, UnidentifiedImageError
+from PIL.JpegImagePlugin import JpegImageFile
+
+try:  # HEIC/HEIF (iPhone photos) only when the optional extra is installed.
+    import pillow_heif
+
+    pillow_heif.register_heif_opener()
+    HEIF_SUPPORTED: Final[bool] = True
+except ImportError:  # pragma: no cover - depends on the environment
+    HEIF_SUPPORTED = False  # type: ignore[misc]
+
+DEFAULT_MAX_BYTES: Final[int] = 20 * 1024 * 1024
+"""20 MiB: a 12-megapixel phone JPEG is 3-6 MB, a 50-megapixel one about 15 MB."""
+
+DEFAULT_MAX_PIXELS: Final[int] = 50_000_000
+"""50 megapixels: every current phone camera's default mode, far below a bomb."""
+
+SUPPORTED_FORMATS: Final[tuple[str, ...]] = (
+    "JPEG", "PNG", "WEBP", "GIF", "BMP", "TIFF", "AVIF",
+    *(("HEIF",) if HEIF_SUPPORTED else ()),
+)
+"""Pillow's opener names we decode (the JPEG opener also reads phones' multi-picture MPO files)."""
+
+_ORIENTATION_TAG: Final[int] = 0x0112
+_SWAPS_AXES: Final[frozenset[int]] = frozenset({5, 6, 7, 8})
+
+# Formats we recognise by their first bytes but do not decode, so that the error
+# can name them instead of calling a PDF "not an image".
+_KNOWN_SIGNATURES: Final[tuple[tuple[bytes, int, str], ...]] = (
+    (b"%PDF", 0, "PDF document"),
+    (b"%!PS", 0, "PostScript/EPS"),
+    (b"8BPS", 0, "Photoshop (PSD)"),
+    (b"\x00\x00\x01\x00", 0, "Windows icon (ICO)"),
+    (b"\xff\x0a", 0, "JPEG XL"),
+    (b"\x00\x00\x00\x0cJXL ", 0, "JPEG XL"),
+    (b"\x00\x00\x00\x0cjP  ", 0, "JPEG 2000"),
+    (b"qoif", 0, "QOI"),
+)
+_HEIF_BRANDS: Final[frozenset[bytes]] = frozenset(
+    {b"heic", b"heix", b"heim", b"heis", b"hevc", b"hevx", b"mif1", b"msf1"}
+)
+
+
+class PhotoError(ValueError):
+    """A photo that cannot be used; ``code`` is stable for programs, the message is for people.
+
+    Codes: ``not_an_image``, ``unsupported_format``, ``image_too_large``,
+    ``truncated_image``.
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        self.code = code
+        self.message = message
+        super().__init__(message)
+
+
+@dataclass(frozen=True, eq=False)
+class Photo:
+    """An upright photo ready for the vision pipeline.
+
+    ``image`` may be smaller than the original (``max_side``); ``scale`` is its
+    pixels per original pixel, so outlines found in ``image`` are reported in the
+    original photo's pixels by dividing by ``scale`` (see :meth:`to_original`).
+    """
+
+    image: np.ndarray
+    """RGB, uint8, shape (height, width, 3), EXIF orientation applied."""
+    original_size: tuple[int, int]
+    """(width, height) of the full-size photo, upright."""
+    scale: float
+    """``image`` width / original width (1.0 when decoded at full size)."""
+    format: str
+    """Pillow's name of the file format, e.g. ``"JPEG"``."""
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """(width, height) of ``image``."""
+        return int(self.image.shape[1]), int(self.image.shape[0])
+
+    def to_original(self, points: Iterable[Sequence[float]]) -> list[list[float]]:
+        """Map (x, y) points of ``image`` to the original photo's pixels."""
+        return [[float(x) / self.scale, float(y) / self.scale] for x, y in points]
+
+
+def load_photo(
+    data: bytes | bytearray | memoryview | str | os.PathLike[str],
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    max_pixels: int = DEFAULT_MAX_PIXELS,
+    max_side: int | None = None,
+) -> Photo:
+    """Decode a photo given as bytes or a file path.
+
+    ``max_side`` bounds the longest side of the returned image (the photo is
+    shrunk, never enlarged); ``None`` keeps the full size. Raises
+    :class:`PhotoError` for anything that is not a usable photo.
+    """
+    if max_side is not None and max_side < 1:
+        raise ValueError(f"max_side must be positive, got {max_side}")
+    raw = _read(data, max_bytes)
+    if not raw:
+        raise PhotoError("not_an_image", "The upload is empty: send a photo (JPEG, PNG, ...).")
+    img = _open(raw)
+    try:
+        width, height = img.size
+        if width < 1 or height < 1:
+            raise PhotoError("not_an_image", "The image has no pixels.")
+        if width * height > max_pixels:
+            raise PhotoError(
+                "image_too_large",
+                f"The photo is {width}x{height} = {width * height / 1e6:.1f} megapixels; "
+                f"the limit is {max_pixels / 1e6:.1f} megapixels. Send a smaller photo.",
+            )
+        orientation = _orientation(img)
+        upright = (height, width) if orientation in _SWAPS_AXES else (width, height)
+        longest = max(width, height)
+        if max_side is not None and isinstance(img, JpegImageFile) and longest > max_side:
+            ratio = max_side / max(width, height)
+            img.draft("RGB", (max(1, round(width * ratio)), max(1, round(height * ratio))))
+        try:
+            with warnings.catch_warnings():
+                # Our own pixel limit above is the guard; Pillow's global one would
+                # warn or refuse in ways we could not word for the player.
+                warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+                img.load()
+        except Image.DecompressionBombError as exc:  # pragma: no cover - caught above
+            raise PhotoError("image_too_large", "The photo has too many pixels.") from exc
+        except (OSError, SyntaxError, ValueError, EOFError) as exc:
+            raise _decode_error(exc) from exc
+        rgb = _to_rgb(ImageOps.exif_transpose(img) if orientation not in (None, 1) else img)
+        if max_side is not None and max(rgb.size) > max_side:
+            ratio = max_side / max(rgb.size)
+            new_size = (max(1, round(rgb.width * ratio)), max(1, round(rgb.height * ratio)))
+            rgb = rgb.resize(new_size, Image.Resampling.LANCZOS, reducing_gap=3.0)
+        array = np.array(rgb, dtype=np.uint8)  # a copy: the file is closed below
+        file_format = str(img.format or "unknown")
+    finally:
+        img.close()
+    return Photo(
+        image=array,
+        original_size=upright,
+        scale=array.shape[1] / upright[0],
+        format=file_format,
+    )
+
+
+def _read(data: bytes | bytearray | memoryview | str | os.PathLike[str], max_bytes: int) -> bytes:
+    if isinstance(data, bytes | bytearray | memoryview):
+        size = len(data)
+        raw = bytes(data) if size <= max_bytes else b""
+    else:
+        path = Path(data)
+        try:
+            size = path.stat().st_size
+            raw = path.read_bytes() if size <= max_bytes else b""
+        except FileNotFoundError as exc:
+            raise PhotoError("not_an_image", f"No such file: {path}") from exc
+        except IsADirectoryError as exc:
+            raise PhotoError("not_an_image", f"{path} is a folder, not a photo.") from exc
+        except OSError as exc:
+            raise PhotoError("not_an_image", f"Cannot read {path}: {exc.strerror}") from exc
+    if size > max_bytes:
+        raise PhotoError(
+            "image_too_large",
+            f"The file is {size / 1e6:.1f} MB; the limit is {max_bytes / 1e6:.1f} MB. "
+            "Send a smaller photo or a JPEG.",
+        )
+    return raw
+
+
+def _open(raw: bytes) -> ImageFile.ImageFile:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            return Image.open(io.BytesIO(raw), formats=SUPPORTED_FORMATS)
+    except Image.DecompressionBombError as exc:
+        raise PhotoError(
+            "image_too_large", "The photo has far too many pixels to be a real photo."
+        ) from exc
+    except UnidentifiedImageError:
+        pass
+    except (OSError, SyntaxError, ValueError, EOFError) as exc:
+        raise _decode_error(exc) from exc
+    other = _sniff_other_format(raw)
+    if other is not None:
+        raise PhotoError(
+            "unsupported_format",
+            f"{other} files are not supported. Send a JPEG, PNG, WebP"
+            f"{', HEIC' if HEIF_SUPPORTED else ''} or AVIF photo.",
+        )
+    raise PhotoError(
+        "not_an_image",
+        "This file is not an image. Send a photo of the hand (JPEG, PNG, WebP, ...).",
+    )
+
+
+def _sniff_other_format(raw: bytes) -> str | None:
+    """Name a recognisable image or document format that we do not decode."""
+    head = raw[:64]
+    if head[4:8] == b"ftyp" and head[8:12] in _HEIF_BRANDS:
+        return "HEIC (install the 'heif' extra, pillow-heif, to accept them)"
+    for signature, offset, name in _KNOWN_SIGNATURES:
+        if head[offset:offset + len(signature)] == signature:
+            return name
+    text = head.lstrip().lower()
+    if text.startswith(b"<svg") or (text.startswith(b"<?xml") and b"<svg" in raw[:4096].lower()):
+        return "SVG"
+    try:  # Anything else Pillow can identify (header only, never decoded).
+        with Image.open(io.BytesIO(raw)) as probe:
+            return f"{probe.format} image"
+    except Exception:  # a probe: any failure just means "not an image"
+        return None
+
+
+def _decode_error(exc: BaseException) -> PhotoError:
+    text = str(exc).lower()
+    if "truncated" in text or isinstance(exc, EOFError) or "premature end" in text:
+        return PhotoError(
+            "truncated_image",
+            "The photo file is incomplete (the upload was cut short?). Send it again.",
+        )
+    return PhotoError("not_an_image", "The file looks like an image but cannot be decoded.")
+
+
+def _orientation(img: Image.Image) -> int | None:
+    try:
+        value = img.getexif().get(_ORIENTATION_TAG)
+    except Exception:  # broken EXIF must not reject a good photo
+        return None
+    return int(value) if isinstance(value, int) and 1 <= value <= 8 else None
+
+
+def _to_rgb(img: Image.Image) -> Image.Image:
+    """RGB over a white background: transparent areas of screenshots become paper-white."""
+    if img.mode == "RGB":
+        return img
+    if img.mode in ("I;16", "I;16B", "I;16L", "I", "F"):
+        values = np.asarray(img, dtype=np.float64)
+        top = float(values.max()) if values.size else 0.0
+        if top > 255.0:
+            values = values * (255.0 / top)
+        grey = Image.fromarray(np.clip(values, 0, 255).astype(np.uint8), mode="L")
+        return grey.convert("RGB")
+    has_alpha = img.mode in ("RGBA", "LA", "PA", "RGBa", "La") or (
+        img.mode == "P" and "transparency" in img.info
+    )
+    if has_alpha:
+        rgba = img.convert("RGBA")
+        background = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
+        return Image.alpha_composite(background, rgba).convert("RGB")
+    return img.convert("RGB")
