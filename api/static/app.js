@@ -1,0 +1,794 @@
+// The Mahjong Lens page: photo -> recognised tiles -> corrections -> score.
+//
+// The server does all the reading and scoring; the page keeps the user's
+// corrected copy of the recognition (tile codes, groups, winning tile) and
+// sends it back to POST /api/v1/score after every change, so what is shown is
+// always what the server scored. No framework and no build step: the DOM is
+// re-rendered from `state` by small functions.
+
+import { TILES } from "./tiles.js";
+import { has, initialLanguage, language, setLanguage, t } from "./i18n.js";
+import { NotationError, parseHand, tileByCode } from "./notation.js";
+
+const WINDS = ["east", "south", "west", "north"];
+const KINDS = ["concealed", "meld", "bonus"];
+const SCORE_DELAY_MS = 120;
+const $ = (id) => document.getElementById(id);
+
+const state = {
+  photoUrl: null,
+  image: null, // {width, height} of the recognised photo, the outlines' coordinate space
+  tiles: new Map(), // id -> {id, code, read, confidence, alternatives, outline, low}
+  groups: [], // [{key, kind, tiles: [ids]}], left to right
+  warnings: [],
+  winning: null, // id of the tile the user marked as the winning tile
+  nextId: 0,
+  nextKey: 0,
+  presets: [],
+  score: null,
+  scoreSeq: 0,
+  dialog: null, // {mode: "edit", id} | {mode: "add", key}
+  flagged: new Set(), // ids of the tiles the server's last error named
+};
+
+class ApiError extends Error {
+  constructor(code, message, status = 0) {
+    super(message);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+// ---------------------------------------------------------------- server calls
+
+async function api(path, options = {}) {
+  let response;
+  try {
+    response = await fetch(path, options);
+  } catch {
+    throw new ApiError("network", t("err_network"));
+  }
+  let body = null;
+  try {
+    body = await response.json();
+  } catch {
+    body = null;
+  }
+  if (!response.ok) {
+    const error = body?.error;
+    const detail = Array.isArray(body?.detail) ? body.detail.map((d) => d.msg).join("; ") : body?.detail;
+    const failure = new ApiError(
+      error?.code ?? "server",
+      error?.message ?? detail ?? t("err_server", { status: response.status }),
+      response.status,
+    );
+    failure.tiles = Array.isArray(error?.tiles) ? error.tiles : [];
+    throw failure;
+  }
+  return body;
+}
+
+function errorText(error) {
+  if (error instanceof NotationError) return t("err_manual", { message: t("bad_token", { token: error.token }) });
+  const key = `err_${error.code}`;
+  if (error.code && has(key)) return t(key, { message: error.message, status: error.status });
+  return error.message || String(error);
+}
+
+function showError(error) {
+  const box = $("error");
+  if (!error) {
+    box.hidden = true;
+    box.textContent = "";
+    return;
+  }
+  box.textContent = errorText(error);
+  box.dataset.code = error.code ?? "";
+  box.hidden = false;
+}
+
+function setStatus(text) {
+  $("status").textContent = text;
+}
+
+// ---------------------------------------------------------------- hand state
+
+function tileInfo(code) {
+  return tileByCode(code) ?? { code, name: code, name_it: code, glyph: "" };
+}
+
+function tileName(code) {
+  const info = tileInfo(code);
+  return language() === "it" ? info.name_it : info.name;
+}
+
+function newTile(code, extra = {}) {
+  const id = state.nextId++;
+  state.tiles.set(id, { id, code, read: null, confidence: null, alternatives: [], outline: null, low: false, ...extra });
+  return id;
+}
+
+function newGroup(kind, ids = []) {
+  const group = { key: state.nextKey++, kind, tiles: ids };
+  return group;
+}
+
+function resetHand() {
+  state.tiles = new Map();
+  state.groups = [];
+  state.warnings = [];
+  state.winning = null;
+  state.flagged = new Set();
+  state.image = null;
+  state.score = null;
+  state.nextId = 0;
+}
+
+/** Adopt a recognition (D's Recognition.to_dict(), possibly wrapped) as the editable hand. */
+function loadRecognition(data) {
+  const rec = data?.recognition ?? data;
+  resetHand();
+  state.image = rec.image ?? null;
+  state.warnings = rec.warnings ?? [];
+  const byIndex = new Map();
+  for (const tile of rec.tiles ?? []) {
+    const code = tile.face_down ? "back" : tile.code;
+    const id = newTile(code, {
+      read: code,
+      confidence: tile.confidence ?? null,
+      alternatives: tile.alternatives ?? [],
+      outline: tile.outline ?? null,
+      low: Boolean(tile.low_confidence),
+    });
+    byIndex.set(tile.index, id);
+  }
+  const grouped = new Set();
+  for (const group of rec.groups ?? []) {
+    const ids = group.tiles.filter((i) => byIndex.has(i)).map((i) => byIndex.get(i));
+    ids.forEach((id) => grouped.add(id));
+    state.groups.push(newGroup(KINDS.includes(group.kind) ? group.kind : "concealed", ids));
+  }
+  const loose = [...state.tiles.keys()].filter((id) => !grouped.has(id));
+  if (loose.length) state.groups.unshift(newGroup("concealed", loose));
+}
+
+function groupOf(id) {
+  return state.groups.find((g) => g.tiles.includes(id));
+}
+
+function removeTile(id) {
+  const group = groupOf(id);
+  if (group) group.tiles.splice(group.tiles.indexOf(id), 1);
+  state.tiles.delete(id);
+  if (state.winning === id) state.winning = null;
+}
+
+/** Move a tile one place along the row, crossing into the neighbouring group at an edge. */
+function moveTile(id, step) {
+  const gi = state.groups.findIndex((g) => g.tiles.includes(id));
+  const group = state.groups[gi];
+  const pos = group.tiles.indexOf(id);
+  const target = pos + step;
+  if (target >= 0 && target < group.tiles.length) {
+    group.tiles.splice(pos, 1);
+    group.tiles.splice(target, 0, id);
+    return;
+  }
+  const neighbour = state.groups[gi + step];
+  if (!neighbour) return;
+  group.tiles.splice(pos, 1);
+  if (step < 0) neighbour.tiles.push(id);
+  else neighbour.tiles.unshift(id);
+}
+
+/** Start a new group at this tile: it and the tiles after it leave their group. */
+function splitAt(id) {
+  const gi = state.groups.findIndex((g) => g.tiles.includes(id));
+  const group = state.groups[gi];
+  const pos = group.tiles.indexOf(id);
+  const rest = group.tiles.splice(pos);
+  const kind = group.kind === "concealed" ? "meld" : group.kind;
+  state.groups.splice(gi + 1, 0, newGroup(kind, rest));
+}
+
+function mergeWithNext(key) {
+  const gi = state.groups.findIndex((g) => g.key === key);
+  const next = state.groups[gi + 1];
+  if (!next) return;
+  state.groups[gi].tiles.push(...next.tiles);
+  state.groups.splice(gi + 1, 1);
+}
+
+function tileCount() {
+  return state.groups.reduce((n, g) => n + g.tiles.length, 0);
+}
+
+// ---------------------------------------------------------------- context
+
+function fillWindSelects() {
+  for (const select of document.querySelectorAll("select[data-winds]")) {
+    const value = select.value;
+    select.replaceChildren(...WINDS.map((w) => new Option(t(`wind_${w}`), w)));
+    if (value) select.value = value;
+  }
+}
+
+function context() {
+  const form = $("context");
+  const selfDrawn = form.elements.win.value === "self";
+  const flag = (name) => form.elements[name].checked;
+  return {
+    seat_wind: $("seat_wind").value,
+    round_wind: $("round_wind").value,
+    self_drawn: selfDrawn,
+    discarder: selfDrawn ? null : $("discarder").value,
+    last_tile: flag("last_tile"),
+    kong_replacement: flag("kong_replacement"),
+    robbing_kong: flag("robbing_kong"),
+    heavenly: flag("heavenly"),
+    earthly: flag("earthly"),
+  };
+}
+
+/** Keep the discarder a seat other than the winner's, and disabled for a self-drawn win. */
+function syncDiscarder() {
+  const seat = $("seat_wind").value;
+  const select = $("discarder");
+  for (const option of select.options) option.disabled = option.value === seat;
+  if (select.value === seat) select.value = WINDS[(WINDS.indexOf(seat) + 3) % 4];
+  const selfDrawn = $("context").elements.win.value === "self";
+  select.disabled = selfDrawn;
+  select.closest("label").classList.toggle("off", selfDrawn);
+}
+
+function saveContext() {
+  const ctx = { rules: $("rules").value, ...context() };
+  localStorage.setItem("mjlens.context", JSON.stringify(ctx));
+}
+
+function restoreContext() {
+  let saved = null;
+  try {
+    saved = JSON.parse(localStorage.getItem("mjlens.context") ?? "null");
+  } catch {
+    saved = null;
+  }
+  $("seat_wind").value = saved?.seat_wind ?? "east";
+  $("round_wind").value = saved?.round_wind ?? "east";
+  $("discarder").value = saved?.discarder ?? "north";
+  if (saved?.rules) $("rules").value = saved.rules;
+  const form = $("context");
+  form.elements.win.value = saved?.self_drawn ? "self" : "discard";
+  for (const name of ["last_tile", "kong_replacement", "robbing_kong", "heavenly", "earthly"]) {
+    form.elements[name].checked = Boolean(saved?.[name]);
+  }
+  syncDiscarder();
+}
+
+async function loadRules() {
+  let data;
+  try {
+    data = await api("/api/v1/rules");
+  } catch {
+    return; // the built-in four names stay; scoring will report a real problem
+  }
+  const list = Array.isArray(data) ? data : data?.presets ?? Object.entries(data ?? {}).map(([name, p]) => ({ name, ...p }));
+  state.presets = list.filter((p) => p && typeof p.name === "string");
+  renderRules();
+}
+
+function presetTitle(preset) {
+  const it = language() === "it";
+  const title = it
+    ? preset.title_it ?? preset.name_it ?? preset.title ?? preset.name_en
+    : preset.title ?? preset.title_en ?? preset.name_en;
+  return title && title !== preset.name ? `${title} (${preset.name})` : preset.name;
+}
+
+function renderRules() {
+  if (!state.presets.length) return;
+  const select = $("rules");
+  const value = select.value;
+  select.replaceChildren(...state.presets.map((p) => new Option(presetTitle(p), p.name)));
+  if (state.presets.some((p) => p.name === value)) select.value = value;
+}
+
+// ---------------------------------------------------------------- scoring
+
+/**
+ * The scoring request for the hand as corrected. Tiles and groups are numbered
+ * from 1 in the order shown, so that the server's messages ("Group 2 ...",
+ * "Tile 5 ...") name them as the page does; `sentIds[i]` is the tile sent as i.
+ */
+function scoreRequest() {
+  const tiles = [];
+  const groups = [];
+  const sentIds = [null];
+  let winningTile = null;
+  for (const group of state.groups) {
+    if (!group.tiles.length) continue;
+    const indices = [];
+    const groupId = groups.length + 1;
+    for (const id of group.tiles) {
+      const tile = state.tiles.get(id);
+      const index = sentIds.length;
+      sentIds.push(id);
+      indices.push(index);
+      tiles.push({ index, code: tile.code, face_down: tile.code === "back", group: groupId, row: 0 });
+      if (id === state.winning) winningTile = tile.code;
+    }
+    groups.push({ id: groupId, row: 0, kind: group.kind, tiles: indices });
+  }
+  return {
+    sentIds,
+    body: {
+      rules: $("rules").value,
+      options: {},
+      recognition: { tiles, groups },
+      winning_tile: winningTile,
+      context: context(),
+    },
+  };
+}
+
+let scoreTimer = null;
+
+function scheduleScore() {
+  clearTimeout(scoreTimer);
+  scoreTimer = setTimeout(scoreNow, SCORE_DELAY_MS);
+}
+
+async function scoreNow() {
+  clearTimeout(scoreTimer);
+  const seq = ++state.scoreSeq;
+  if (!tileCount()) {
+    state.score = null;
+    renderScore();
+    return;
+  }
+  $("score").dataset.state = "pending";
+  setStatus(t("scoring"));
+  try {
+    const request = scoreRequest();
+    state.flagged = new Set();
+    const result = await api("/api/v1/score", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(request.body),
+    }).catch((error) => {
+      // an illegal grouping names the tiles concerned: outline them on the page
+      state.flagged = new Set((error.tiles ?? []).map((i) => request.sentIds[i]).filter((id) => id != null));
+      throw error;
+    });
+    if (seq !== state.scoreSeq) return; // a newer correction is on its way
+    state.score = result?.score ?? result;
+    showError(null);
+    setStatus("");
+  } catch (error) {
+    if (seq !== state.scoreSeq) return;
+    state.score = null;
+    setStatus("");
+    showError(error);
+    renderGroups();
+    renderOverlay();
+    $("score").dataset.state = "error";
+    $("score").hidden = true;
+    return;
+  }
+  renderScore();
+}
+
+// ---------------------------------------------------------------- photo
+
+async function onPhoto(event) {
+  const file = event.target.files?.[0];
+  event.target.value = "";
+  if (!file) return;
+  closeManual();
+  showError(null);
+  resetHand();
+  render();
+  if (state.photoUrl) URL.revokeObjectURL(state.photoUrl);
+  state.photoUrl = URL.createObjectURL(file);
+  const img = $("photo-img");
+  img.src = state.photoUrl;
+  $("photo-view").hidden = false;
+  $("overlay").replaceChildren();
+  setStatus(t("reading"));
+  const form = new FormData();
+  form.append("photo", file, file.name || "photo.jpg");
+  try {
+    const data = await api("/api/v1/recognize", { method: "POST", body: form });
+    loadRecognition(data);
+  } catch (error) {
+    setStatus("");
+    showError(error);
+    $("photo-view").hidden = !state.photoUrl || error.code === "not_an_image" || error.code === "unsupported_format";
+    return;
+  }
+  setStatus(t("found_tiles", { count: tileCount() }));
+  render();
+  scoreNow();
+}
+
+// ---------------------------------------------------------------- manual entry
+
+function openManual() {
+  const form = $("manual");
+  form.hidden = false;
+  $("manual-open").setAttribute("aria-expanded", "true");
+  $("manual-text").focus();
+}
+
+function closeManual() {
+  $("manual").hidden = true;
+  $("manual-open").setAttribute("aria-expanded", "false");
+}
+
+function startManual(groups) {
+  showError(null);
+  resetHand();
+  if (state.photoUrl) URL.revokeObjectURL(state.photoUrl);
+  state.photoUrl = null;
+  $("photo-view").hidden = true;
+  for (const g of groups) state.groups.push(newGroup(g.kind, g.codes.map((code) => newTile(code))));
+  setStatus("");
+  render();
+  scoreNow();
+}
+
+function onManualSubmit(event) {
+  event.preventDefault();
+  let groups;
+  try {
+    groups = parseHand($("manual-text").value);
+  } catch (error) {
+    showError(error);
+    $("manual-text").setAttribute("aria-invalid", "true");
+    return;
+  }
+  $("manual-text").removeAttribute("aria-invalid");
+  startManual(groups);
+}
+
+function onManualEmpty() {
+  startManual([{ kind: "concealed", codes: [] }]);
+  openAdd(state.groups[0].key);
+}
+
+// ---------------------------------------------------------------- rendering
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name === "class") node.className = value;
+    else if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
+    else node.setAttribute(name, value === true ? "" : value);
+  }
+  node.append(...children.filter((c) => c !== null && c !== undefined));
+  return node;
+}
+
+function tileFace(code, extraClass = "") {
+  const info = tileInfo(code);
+  return [
+    el("span", { class: `glyph ${extraClass}`, "aria-hidden": "true" }, info.glyph),
+    el("span", { class: "code", "aria-hidden": "true" }, code),
+  ];
+}
+
+function render() {
+  renderGroups();
+  renderOverlay();
+  renderWarnings();
+  renderScore();
+}
+
+function tileLabel(tile, n) {
+  const parts = [t("tile_label", { n, name: tileName(tile.code) })];
+  if (tile.read !== null && tile.code !== tile.read) parts.push(t("corrected"));
+  else if (tile.low) parts.push(t("low_confidence"));
+  if (state.winning === tile.id) parts.push(t("winning"));
+  return parts.join(", ");
+}
+
+function renderGroups() {
+  const box = $("groups");
+  $("hand").hidden = state.groups.length === 0;
+  let n = 0;
+  const sections = state.groups.map((group, gi) => {
+    const kindId = `kind-${group.key}`;
+    const kindSelect = el(
+      "select",
+      { id: kindId, "data-key": group.key, onchange: (e) => { group.kind = e.target.value; render(); scheduleScore(); } },
+      ...KINDS.map((k) => new Option(t(`group_${k}`), k, false, k === group.kind)),
+    );
+    const header = el(
+      "div",
+      { class: "group-head" },
+      el("label", { class: "visually-hidden", for: kindId }, t("kind_label", { n: gi + 1 })),
+      kindSelect,
+      gi < state.groups.length - 1
+        ? el("button", { type: "button", class: "small", title: t("merge_next"), "aria-label": t("merge_next"),
+          onclick: () => { mergeWithNext(group.key); render(); scheduleScore(); } }, "⇥")
+        : null,
+      group.tiles.length === 0
+        ? el("button", { type: "button", class: "small", title: t("delete_group"), "aria-label": t("delete_group"),
+          onclick: () => { state.groups = state.groups.filter((g) => g !== group); render(); } }, "✕")
+        : null,
+    );
+    const items = group.tiles.map((id) => {
+      const tile = state.tiles.get(id);
+      n += 1;
+      const corrected = tile.read !== null && tile.code !== tile.read;
+      const classes = ["tile", tile.low && !corrected ? "low" : "", corrected ? "corrected" : "",
+        state.winning === id ? "winning" : "", tile.code === "back" ? "back" : "",
+        state.flagged.has(id) ? "flagged" : ""].filter(Boolean).join(" ");
+      return el("li", {},
+        el("button", { type: "button", class: classes, "data-id": id, "data-code": tile.code,
+          "aria-label": tileLabel(tile, n), onclick: () => openEdit(id) }, ...tileFace(tile.code)));
+    });
+    items.push(el("li", {}, el("button", { type: "button", class: "tile add", "aria-label": t("add_tile"),
+      title: t("add_tile"), onclick: () => openAdd(group.key) }, "+")));
+    return el("section", { class: `group ${group.kind}`, "data-kind": group.kind, "aria-label": t(`group_${group.kind}`) },
+      header, el("ol", { class: "tiles" }, ...items));
+  });
+  box.replaceChildren(...sections);
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+
+function renderOverlay() {
+  const svg = $("overlay");
+  if (!state.image || !state.photoUrl) {
+    svg.replaceChildren();
+    return;
+  }
+  const { width, height } = state.image;
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  const shapes = [];
+  let n = 0;
+  for (const group of state.groups) {
+    for (const id of group.tiles) {
+      n += 1;
+      const tile = state.tiles.get(id);
+      if (!tile.outline) continue;
+      const corrected = tile.read !== null && tile.code !== tile.read;
+      const cls = ["outline", tile.low && !corrected ? "low" : "", corrected ? "corrected" : "",
+        state.winning === id ? "winning" : "", state.flagged.has(id) ? "flagged" : ""].filter(Boolean).join(" ");
+      const poly = document.createElementNS(SVG, "polygon");
+      poly.setAttribute("points", tile.outline.map(([x, y]) => `${x},${y}`).join(" "));
+      poly.setAttribute("class", cls);
+      poly.dataset.id = id;
+      poly.addEventListener("click", () => openEdit(id));
+      const xs = tile.outline.map((p) => p[0]);
+      const ys = tile.outline.map((p) => p[1]);
+      const h = Math.max(...ys) - Math.min(...ys);
+      const w = Math.max(...xs) - Math.min(...xs);
+      const size = Math.max(12, Math.min(w * 0.42, h * 0.3));
+      const label = document.createElementNS(SVG, "text");
+      label.setAttribute("x", String((Math.min(...xs) + Math.max(...xs)) / 2));
+      label.setAttribute("y", String(Math.min(...ys) - size * 0.25));
+      label.setAttribute("font-size", String(size));
+      label.setAttribute("class", cls);
+      label.textContent = tile.code;
+      shapes.push(poly, label);
+    }
+  }
+  svg.replaceChildren(...shapes);
+  $("photo-caption").textContent = t("photo_caption");
+}
+
+function renderWarnings() {
+  const list = $("warnings");
+  list.replaceChildren(...state.warnings.filter((w) => w.code !== "low_confidence" || state.photoUrl)
+    .map((w) => el("li", { "data-code": w.code }, w.message ?? w.code)));
+}
+
+function seatName(seat) {
+  return WINDS.includes(seat) ? t(`wind_${seat}`) : String(seat);
+}
+
+function patternValue(pattern) {
+  for (const key of ["fan", "points", "doubles", "value"]) {
+    if (typeof pattern[key] === "number") return { key, value: pattern[key] };
+  }
+  return { key: "fan", value: "" };
+}
+
+function renderPatterns(patterns) {
+  if (!patterns?.length) return null;
+  const valueKey = patternValue(patterns[0]).key === "fan" ? "fan_col" : "points_col";
+  const rows = patterns.map((p) => {
+    const name = language() === "it" ? p.name_it ?? p.name : p.name ?? p.name_it;
+    const value = patternValue(p);
+    const unit = value.key === "doubles" ? ` ×2^${value.value}` : "";
+    return el("tr", {}, el("th", { scope: "row" }, name), el("td", {}, unit ? unit.trim() : String(value.value)));
+  });
+  return el("table", { class: "patterns" },
+    el("caption", {}, t("patterns")),
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("pattern_col")), el("th", { scope: "col" }, t(valueKey)))),
+    el("tbody", {}, ...rows));
+}
+
+function renderPayments(score) {
+  const payments = score.payments;
+  if (!payments || typeof payments !== "object") return null;
+  const winner = score.winner ?? context().seat_wind;
+  const items = Object.entries(payments).map(([payer, amount]) =>
+    el("li", { "data-payer": payer },
+      el("span", {}, t("pays", { payer: seatName(payer), winner: seatName(winner) })),
+      el("strong", {}, String(amount))));
+  return el("div", { class: "payments" }, el("h3", {}, t("payments")), el("ul", {}, ...items));
+}
+
+/** Italian settlement: a matrix {payer: {payee: amount}} or per-player net totals. */
+function renderSettlement(score) {
+  const matrix = score.settlement;
+  if (!matrix || typeof matrix !== "object") return null;
+  const seats = WINDS.filter((w) => w in matrix);
+  if (!seats.length) return null;
+  const rows = seats.map((payer) => {
+    const row = matrix[payer];
+    if (typeof row === "number") return el("tr", {}, el("th", { scope: "row" }, seatName(payer)), el("td", {}, String(row)));
+    return el("tr", {}, el("th", { scope: "row" }, seatName(payer)),
+      ...seats.map((payee) => el("td", {}, payer === payee ? "—" : String(row?.[payee] ?? 0))));
+  });
+  const isMatrix = typeof matrix[seats[0]] === "object";
+  const head = isMatrix
+    ? el("tr", {}, el("th", { scope: "col" }, t("pays", { payer: "↓", winner: "→" })),
+      ...seats.map((s) => el("th", { scope: "col" }, seatName(s))))
+    : el("tr", {}, el("th", { scope: "col" }, t("player")), el("th", { scope: "col" }, t("net")));
+  return el("table", { class: "settlement" }, el("caption", {}, t("settlement")), el("thead", {}, head), el("tbody", {}, ...rows));
+}
+
+function renderScore() {
+  const section = $("score");
+  const body = $("score-body");
+  const score = state.score;
+  if (!score) {
+    section.hidden = true;
+    body.replaceChildren();
+    return;
+  }
+  section.hidden = false;
+  section.dataset.state = score.valid ? "valid" : "invalid";
+  const parts = [];
+  if (score.valid) {
+    let total;
+    if (typeof score.fan === "number") total = t("total_fan", { fan: score.fan });
+    else total = t("total_points", { points: score.points ?? score.score ?? score.total ?? "" });
+    parts.push(el("p", { class: "verdict good" }, el("span", {}, t("valid")), " ",
+      el("strong", { id: "total" }, total), score.limit ? el("span", { class: "badge" }, t("limit")) : null));
+    if (score.winning_tile) {
+      const key = score.winning_tile_assumed ? "assumed_winning" : "winning_tile_is";
+      parts.push(el("p", { class: "help" }, t(key, { tile: `${tileInfo(score.winning_tile).glyph} ${tileName(score.winning_tile)}` })));
+    }
+    parts.push(renderPatterns(score.patterns), renderPayments(score), renderSettlement(score));
+  } else {
+    parts.push(el("p", { class: "verdict bad" }, el("strong", {}, t("invalid"))));
+    if (score.reason) parts.push(el("p", { class: "reason" }, score.reason));
+    if (score.waits?.length) {
+      parts.push(el("p", {}, t("waits_on")),
+        el("ul", { class: "waits" }, ...score.waits.map((code) =>
+          el("li", { class: "tile static", "aria-label": tileName(code) }, ...tileFace(code)))));
+    }
+  }
+  body.replaceChildren(...parts.filter(Boolean));
+}
+
+// ---------------------------------------------------------------- tile dialog
+
+function paletteButton(code, onPick, extra = "") {
+  return el("button", { type: "button", class: `tile pick ${extra}`, "data-code": code, "aria-label": tileName(code),
+    title: tileName(code), onclick: () => onPick(code) }, ...tileFace(code));
+}
+
+function fillPalette(onPick, current) {
+  const rows = [["m"], ["p"], ["s"], ["z"], ["f", "g", "x"]].map((suits) =>
+    el("div", { class: "palette-row" }, ...TILES.filter((tile) => suits.includes(tile.suit))
+      .map((tile) => paletteButton(tile.code, onPick, tile.code === current ? "current" : ""))));
+  $("palette").replaceChildren(...rows);
+}
+
+function tilePosition(id) {
+  let n = 0;
+  for (const group of state.groups) {
+    for (const other of group.tiles) {
+      n += 1;
+      if (other === id) return n;
+    }
+  }
+  return n;
+}
+
+function openEdit(id) {
+  const tile = state.tiles.get(id);
+  state.dialog = { mode: "edit", id };
+  const n = tilePosition(id);
+  $("tile-dialog-h").textContent = t("edit_tile", { n, name: `${tileInfo(tile.code).glyph} ${tileName(tile.code)}` });
+  $("tile-dialog-info").textContent = tile.confidence !== null && tile.read
+    ? t("confidence", { name: tileName(tile.read), pct: Math.round(tile.confidence * 100) }) : "";
+  const act = (label, fn) => el("button", { type: "button", class: "button", onclick: () => { fn(); closeDialog(); render(); scheduleScore(); } }, label);
+  const group = groupOf(id);
+  $("tile-actions").replaceChildren(
+    act(state.winning === id ? t("unmark_winning") : t("mark_winning"), () => { state.winning = state.winning === id ? null : id; }),
+    act(t("move_left"), () => moveTile(id, -1)),
+    act(t("move_right"), () => moveTile(id, 1)),
+    group.tiles.indexOf(id) > 0 ? act(t("split_here"), () => splitAt(id)) : null,
+    act(t("remove_tile"), () => removeTile(id)),
+  );
+  const alternatives = (tile.alternatives ?? []).map((a) => a.code).filter((code) => code && code !== tile.code && tileByCode(code));
+  if (tile.read && tile.read !== tile.code) alternatives.unshift(tile.read);
+  const pick = (code) => { tile.code = code; closeDialog(); render(); scheduleScore(); };
+  $("alternatives").replaceChildren(...(alternatives.length
+    ? [el("span", { class: "maybe" }, t("maybe")), ...alternatives.slice(0, 4).map((code) => paletteButton(code, pick))] : []));
+  fillPalette(pick, tile.code);
+  showDialog();
+}
+
+function openAdd(key) {
+  state.dialog = { mode: "add", key };
+  const group = state.groups.find((g) => g.key === key);
+  const gi = state.groups.indexOf(group);
+  $("tile-dialog-h").textContent = t("add_tile_to", { n: gi + 1 });
+  const summary = () => group.tiles.map((id) => tileInfo(state.tiles.get(id).code).glyph).join(" ");
+  $("tile-dialog-info").textContent = summary();
+  $("tile-actions").replaceChildren();
+  $("alternatives").replaceChildren();
+  fillPalette((code) => {
+    group.tiles.push(newTile(code));
+    $("tile-dialog-info").textContent = summary();
+    render();
+    scheduleScore();
+  }, null);
+  showDialog();
+}
+
+function showDialog() {
+  const dialog = $("tile-dialog");
+  if (!dialog.open) dialog.showModal();
+}
+
+function closeDialog() {
+  const dialog = $("tile-dialog");
+  if (dialog.open) dialog.close();
+}
+
+// ---------------------------------------------------------------- start
+
+function applyLanguage(lang) {
+  setLanguage(lang);
+  $("lang").value = language();
+  localStorage.setItem("mjlens.lang", language());
+  fillWindSelects();
+  syncDiscarder();
+  renderRules();
+  render();
+  if (state.dialog && $("tile-dialog").open) {
+    if (state.dialog.mode === "edit") openEdit(state.dialog.id);
+    else openAdd(state.dialog.key);
+  }
+}
+
+function start() {
+  fillWindSelects();
+  restoreContext();
+  applyLanguage(initialLanguage());
+  $("lang").addEventListener("change", (e) => applyLanguage(e.target.value));
+  $("photo-camera").addEventListener("change", onPhoto);
+  $("photo-file").addEventListener("change", onPhoto);
+  $("manual-open").addEventListener("click", () => ($("manual").hidden ? openManual() : closeManual()));
+  $("manual").addEventListener("submit", onManualSubmit);
+  $("manual-empty").addEventListener("click", onManualEmpty);
+  $("add-meld").addEventListener("click", () => { const g = newGroup("meld"); state.groups.push(g); render(); openAdd(g.key); });
+  $("add-bonus").addEventListener("click", () => { const g = newGroup("bonus"); state.groups.push(g); render(); openAdd(g.key); });
+  $("context").addEventListener("change", () => { syncDiscarder(); saveContext(); scheduleScore(); });
+  $("context").addEventListener("submit", (e) => e.preventDefault());
+  $("tile-dialog").addEventListener("close", () => { state.dialog = null; });
+  loadRules();
+  document.body.dataset.ready = "true";
+}
+
+start();
