@@ -1,0 +1,10 @@
+"""Italian (classical Chinese) scoring: every player scores, settlement at the table.
+
+Entry points: :func:`score_italian` (the model behind ``score_request`` for
+presets with ``model = "italian"``), :func:`describe` (the rules document's
+section) and :func:`format_text` (the CLI's text output).
+"""
+
+from scoring.italian.request import score_italian
+
+__all__ = ["score_italian"]
