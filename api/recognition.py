@@ -1,0 +1,131 @@
+"""Run photo recognitions off the event loop, a bounded number at a time.
+
+Recognition is CPU-bound (decode, segmentation, classifier) and takes a good
+fraction of a second; run on the event loop it would freeze every other request,
+``/healthz`` included, and run unbounded it would let a burst of uploads eat all
+memory. So each recognition runs in a worker thread (OpenCV, onnxruntime and
+Pillow release the GIL), at most ``max_concurrent_recognitions`` at once; a
+bounded number of uploads may wait for a slot, and beyond that, or after
+``queue_timeout_s``, the client gets ``503 busy`` with ``Retry-After`` instead of
+the whole service slowing down for everybody.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import math
+from dataclasses import dataclass
+from typing import Any, BinaryIO
+
+import anyio
+import anyio.to_thread
+import numpy as np
+from PIL import Image
+
+from api.errors import ApiError
+from api.settings import Settings
+from vision.photo import Photo, load_photo
+
+
+@dataclass(frozen=True)
+class RecognizedPhoto:
+    """The recognition as JSON (outlines in the original photo's pixels) and its picture."""
+
+    recognition: dict[str, Any]
+    annotated_image: str | None
+    """A ``data:image/jpeg;base64,...`` URL, when asked for."""
+
+
+def recognize_photo(data: bytes, settings: Settings, *, annotate: bool = False) -> RecognizedPhoto:
+    """Decode, recognise and (optionally) annotate one photo. Blocking: call from a thread."""
+    photo = load_photo(
+        data, max_bytes=settings.max_upload_bytes, max_pixels=settings.max_pixels,
+        max_side=settings.max_side or None,
+    )
+    from vision.recognize import recognize  # heavy (OpenCV, onnxruntime): after the checks
+
+    found = recognize(photo.image)
+    picture = None
+    if annotate:
+        from vision.annotate import annotate as draw
+
+        picture = _jpeg_data_url(draw(photo.image, found), settings.annotate_quality)
+    return RecognizedPhoto(to_original_pixels(found.to_dict(), photo), picture)
+
+
+def to_original_pixels(recognition: dict[str, Any], photo: Photo) -> dict[str, Any]:
+    """Report outlines and image size in the uploaded photo's pixels, not the decoded copy's.
+
+    Apps draw outlines over the photo they sent, at its own resolution.
+    """
+    width, height = photo.original_size
+    out = dict(recognition)
+    out["image"] = {**dict(recognition.get("image") or {}), "width": width, "height": height}
+    if photo.scale != 1.0:
+        tiles = []
+        for item in recognition.get("tiles", []):
+            item = dict(item)
+            if item.get("outline") is not None:
+                item["outline"] = [
+                    [round(min(max(x / photo.scale, 0.0), width), 1),
+                     round(min(max(y / photo.scale, 0.0), height), 1)]
+                    for x, y in item["outline"]
+                ]
+            tiles.append(item)
+        out["tiles"] = tiles
+    return out
+
+
+def _jpeg_data_url(image: np.ndarray, quality: int) -> str:
+    buf = io.BytesIO()
+    Image.fromarray(np.ascontiguousarray(image[..., :3], dtype=np.uint8)).save(
+        buf, "JPEG", quality=quality, optimize=False
+    )
+    return "data:image/jpeg;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+class Recognizer:
+    """The per-process gate in front of :func:`recognize_photo`."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._slots: anyio.Semaphore | None = None
+        self._limiter: anyio.CapacityLimiter | None = None
+        self._waiting = 0
+
+    def _busy(self, why: str) -> ApiError:
+        retry = max(1, math.ceil(self.settings.queue_timeout_s / 4))
+        return ApiError("busy", f"The server is busy ({why}). Try again in a few seconds.",
+                        headers={"Retry-After": str(retry)})
+
+    async def run(self, upload: BinaryIO, *, annotate: bool = False) -> RecognizedPhoto:
+        """Wait for a slot, then read the upload and recognise it in a worker thread.
+
+        The upload is read only once a slot is free, so waiting requests hold
+        Starlette's spooled temporary file rather than the photo's bytes in memory.
+        """
+        if self._slots is None or self._limiter is None:
+            self._slots = anyio.Semaphore(self.settings.max_concurrent_recognitions)
+            self._limiter = anyio.CapacityLimiter(self.settings.max_concurrent_recognitions)
+        if self._waiting >= self.settings.max_queued_recognitions:
+            raise self._busy("too many photos are waiting")
+        self._waiting += 1
+        try:
+            with anyio.move_on_after(self.settings.queue_timeout_s) as scope:
+                await self._slots.acquire()
+        finally:
+            self._waiting -= 1
+        if scope.cancelled_caught:
+            raise self._busy("no recognition slot became free in time")
+        try:
+            return await anyio.to_thread.run_sync(
+                self._read_and_recognize, upload, annotate, limiter=self._limiter
+            )
+        finally:
+            self._slots.release()
+
+    def _read_and_recognize(self, upload: BinaryIO, annotate: bool) -> RecognizedPhoto:
+        upload.seek(0)
+        data = upload.read(self.settings.max_upload_bytes + 1)
+        return recognize_photo(data, self.settings, annotate=annotate)

@@ -1,0 +1,82 @@
+"""Service settings: limits and CORS, read from ``MJLENS_*`` environment variables.
+
+Every limit that protects the service from hostile or clumsy uploads is a
+setting with a safe default, so that an operator can raise it for a trusted
+deployment without touching code; a bad value stops the service at start with
+a message naming the variable, rather than misbehaving under load.
+"""
+
+from __future__ import annotations
+
+import os
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from vision.photo import DEFAULT_MAX_BYTES, DEFAULT_MAX_PIXELS
+
+
+def _default_concurrency() -> int:
+    """One recognition per CPU: more would only queue inside the CPU and use memory."""
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+               else os.cpu_count() or 1)
+
+
+class Settings(BaseSettings):
+    """All knobs of the service; environment variables are ``MJLENS_`` + the field name."""
+
+    model_config = SettingsConfigDict(env_prefix="MJLENS_", frozen=True, extra="ignore")
+
+    max_upload_bytes: int = Field(
+        default=DEFAULT_MAX_BYTES, ge=1024,
+        description="Largest photo upload in bytes; bigger uploads get 413 image_too_large.",
+    )
+    max_pixels: int = Field(
+        default=DEFAULT_MAX_PIXELS, ge=10_000,
+        description="Most pixels a photo may have (checked from the header: decompression bombs).",
+    )
+    max_side: int = Field(
+        default=2000, ge=0,
+        description="Photos are decoded with their longest side at most this many pixels "
+        "(JPEGs cheaply, by DCT scaling); 0 keeps the full size. Outlines are always "
+        "reported in the original photo's pixels.",
+    )
+    max_concurrent_recognitions: int = Field(
+        default_factory=_default_concurrency, ge=1,
+        description="Recognitions running at once per worker process (default: CPUs).",
+    )
+    max_queued_recognitions: int = Field(
+        default=16, ge=0,
+        description="Photos that may wait for a recognition slot; more get 503 busy at once.",
+    )
+    queue_timeout_s: float = Field(
+        default=30.0, gt=0,
+        description="How long a photo may wait for a free recognition slot before 503 busy.",
+    )
+    max_json_bytes: int = Field(
+        default=256 * 1024, ge=1024,
+        description="Largest JSON request body (score requests are small).",
+    )
+    cors_origins: str = Field(
+        default="", description="Comma-separated origins allowed by CORS (e.g. "
+        "'https://app.example.com'), '*' for any; empty disables CORS.",
+    )
+    workers: int = Field(
+        default=1, ge=1, description="Worker processes started by 'mjlens serve'.")
+    annotate_quality: int = Field(
+        default=85, ge=30, le=95, description="JPEG quality of annotated images.",
+    )
+
+    @field_validator("cors_origins")
+    @classmethod
+    def _strip(cls, value: str) -> str:
+        return ",".join(o.strip() for o in value.split(",") if o.strip())
+
+    @property
+    def cors_origin_list(self) -> list[str]:
+        return [o for o in self.cors_origins.split(",") if o]
+
+    @property
+    def max_body_bytes(self) -> int:
+        """An upload's photo plus its form fields and multipart framing."""
+        return self.max_upload_bytes + self.max_json_bytes
