@@ -29,6 +29,7 @@ const state = {
   scoreSeq: 0,
   dialog: null, // {mode: "edit", id} | {mode: "add", key}
   flagged: new Set(), // ids of the tiles the server's last error named
+  zoomed: true, // the photo is shown zoomed to the tiles
 };
 
 class ApiError extends Error {
@@ -543,6 +544,7 @@ function renderOverlay() {
   const svg = $("overlay");
   if (!state.image || !state.photoUrl) {
     svg.replaceChildren();
+    applyZoom();
     return;
   }
   const { width, height } = state.image;
@@ -578,6 +580,60 @@ function renderOverlay() {
   }
   svg.replaceChildren(...shapes);
   $("photo-caption").textContent = t("photo_caption");
+  applyZoom();
+}
+
+/** The tiles' bounding box with a margin, in photo pixels, or null when there is nothing to zoom to. */
+function tilesBox() {
+  const points = [...state.tiles.values()].flatMap((tile) => tile.outline ?? []);
+  if (!points.length || !state.image) return null;
+  const xs = points.map((p) => p[0]);
+  const ys = points.map((p) => p[1]);
+  const { width, height } = state.image;
+  let [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  const margin = 0.08 * Math.max(x1 - x0, y1 - y0);
+  x0 = Math.max(0, x0 - margin);
+  y0 = Math.max(0, y0 - margin * 1.5); // room for the labels above the tiles
+  x1 = Math.min(width, x1 + margin);
+  y1 = Math.min(height, y1 + margin);
+  // never narrower than a third of the photo, and not so flat that tiles are tiny on a phone
+  const minW = width / 3;
+  if (x1 - x0 < minW) {
+    const cx = (x0 + x1) / 2;
+    x0 = Math.max(0, Math.min(width - minW, cx - minW / 2));
+    x1 = x0 + minW;
+  }
+  const minH = (x1 - x0) / 3;
+  if (y1 - y0 < minH) {
+    const cy = (y0 + y1) / 2;
+    y0 = Math.max(0, Math.min(height - minH, cy - minH / 2));
+    y1 = y0 + minH;
+  }
+  const box = { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
+  return box.w < width * 0.95 || box.h < height * 0.95 ? box : null;
+}
+
+/** Zoom the photo to the tiles (or show it whole) by scaling the frame inside its window. */
+function applyZoom() {
+  const windowEl = $("photo-window");
+  const frame = $("photo-frame");
+  const button = $("zoom");
+  const box = tilesBox();
+  button.hidden = !box;
+  const zoomed = Boolean(box) && state.zoomed;
+  windowEl.classList.toggle("zoomed", zoomed);
+  if (!zoomed) {
+    windowEl.style.aspectRatio = "";
+    frame.style.width = frame.style.left = frame.style.top = "";
+  } else {
+    const { width } = state.image;
+    windowEl.style.aspectRatio = `${box.w} / ${box.h}`;
+    frame.style.width = `${(100 * width) / box.w}%`;
+    frame.style.left = `${(-100 * box.x) / box.w}%`;
+    frame.style.top = `${(-100 * box.y) / box.h}%`;
+  }
+  button.textContent = t(zoomed ? "zoom_out" : "zoom_in");
+  button.setAttribute("aria-pressed", String(zoomed));
 }
 
 function renderWarnings() {
@@ -787,6 +843,7 @@ function start() {
   $("context").addEventListener("change", () => { syncDiscarder(); saveContext(); scheduleScore(); });
   $("context").addEventListener("submit", (e) => e.preventDefault());
   $("tile-dialog").addEventListener("close", () => { state.dialog = null; });
+  $("zoom").addEventListener("click", () => { state.zoomed = !state.zoomed; applyZoom(); });
   loadRules();
   document.body.dataset.ready = "true";
 }
