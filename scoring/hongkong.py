@@ -1,0 +1,522 @@
+"""Hong Kong fan scoring: rules are data (the preset files), patterns are code (here).
+
+Each pattern is one small pure function from the facts of a reading to how
+many times the pattern occurs (0 when absent). The preset says which patterns
+exist and what each is worth, and which patterns replace others because their
+definition contains them. The engine reads the hand every possible way, scores
+each reading and keeps the best for the winner: limit first, then fan, then
+payment. Speed matters (the API scores every photo), so the facts of a reading
+are gathered in one pass over at most five groups, and the per-hand facts
+(suits, terminals, bonus tiles) once per hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from scoring.decompose import Reading, concealed_counts, decompose, placements
+from scoring.errors import IllegalHand, RuleError
+from scoring.hand import (
+    Context,
+    Hand,
+    check_context,
+    check_winning_hand,
+    flower_win_possible,
+    tile_counts,
+)
+from scoring.payments import Payments, base_amount, payment_table, plain, settle
+from scoring.presets import PatternRule, Preset
+from scoring.tiles import ALL_TILES, WINDS, Tile, format_tiles
+from scoring.waits import waits
+
+_SEAT_NUMBER = {w: i + 1 for i, w in enumerate(WINDS)}
+_TERMINAL_OR_HONOUR = frozenset((0, 8, 9, 17, 18, 26, *range(27, 34)))
+_TERMINAL = frozenset((0, 8, 9, 17, 18, 26))
+_NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
+WHITE, GREEN, RED = 31, 32, 33
+
+
+class Facts:
+    """What the patterns look at, gathered once per reading (hand-wide parts once per hand).
+
+    A plain slotted class rather than a frozen dataclass: it is filled field by
+    field in the hot loop and never escapes this module.
+    """
+
+    __slots__ = (
+        "all_honours", "all_simples", "all_terminals", "bonus", "chows", "concealed",
+        "concealed_pungs", "ctx", "dragon_pair", "dragon_pungs", "flowers", "form",
+        "honours", "kongs", "nine_gates", "pair", "pungs", "round_pung", "seasons",
+        "seat_number", "seat_pung", "suit", "suits", "tiles_mask", "wind_pair", "wind_pungs",
+    )
+
+    form: str
+    ctx: Context
+    concealed: bool
+    suits: int
+    suit: int
+    honours: bool
+    all_honours: bool
+    all_simples: bool
+    all_terminals: bool
+    nine_gates: bool
+    tiles_mask: frozenset[int]
+    bonus: int
+    flowers: frozenset[int]
+    seasons: frozenset[int]
+    seat_number: int
+    chows: int
+    pungs: int
+    kongs: int
+    concealed_pungs: int
+    dragon_pungs: int
+    dragon_pair: bool
+    wind_pungs: int
+    wind_pair: bool
+    seat_pung: bool
+    round_pung: bool
+    pair: int
+
+
+def _std(f: Facts) -> bool:
+    return f.form == "standard"
+
+
+def _suit_dragon(suit: int, dragon: int) -> Callable[[Facts], int]:
+    """All pungs of one suit plus the pung of its dragon (hk-b's three jade-like limits)."""
+    allowed = frozenset((*range(suit * 9, suit * 9 + 9), dragon))
+
+    def check(f: Facts) -> int:
+        return int(_std(f) and f.pungs == 4 and f.tiles_mask <= allowed
+                   and dragon in f.tiles_mask and f.pair != dragon)
+    return check
+
+
+PATTERNS: Mapping[str, Callable[[Facts], int]] = {
+    # sets
+    "dragon_pung": lambda f: f.dragon_pungs,
+    "seat_wind_pung": lambda f: int(f.seat_pung),
+    "round_wind_pung": lambda f: int(f.round_pung),
+    # whole hand
+    "all_chows": lambda f: int(_std(f) and f.chows == 4),
+    "all_pungs": lambda f: int(_std(f) and f.pungs == 4),
+    "seven_pairs": lambda f: int(f.form == "seven_pairs"),
+    "half_flush": lambda f: int(f.suits == 1 and f.honours),
+    "full_flush": lambda f: int(f.suits == 1 and not f.honours),
+    "all_honours": lambda f: int(f.all_honours),
+    "all_simples": lambda f: int(f.all_simples),
+    "all_terminals": lambda f: int(f.all_terminals),
+    "thirteen_orphans": lambda f: int(f.form == "thirteen_orphans"),
+    "nine_gates": lambda f: int(f.nine_gates),
+    "ruby_dragon": _suit_dragon(0, RED),
+    "jade_dragon": _suit_dragon(2, GREEN),
+    "pearl_dragon": _suit_dragon(1, WHITE),
+    "all_pungs_half_flush": lambda f: int(_std(f) and f.pungs == 4 and f.suits == 1
+                                          and f.honours),
+    "all_pungs_full_flush": lambda f: int(_std(f) and f.pungs == 4 and f.suits == 1
+                                          and not f.honours),
+    "big_three_dragons": lambda f: int(f.dragon_pungs == 3),
+    "small_three_dragons": lambda f: int(f.dragon_pungs == 2 and f.dragon_pair),
+    "big_four_winds": lambda f: int(f.wind_pungs == 4),
+    "small_four_winds": lambda f: int(f.wind_pungs == 3 and f.wind_pair),
+    "four_kongs": lambda f: int(f.kongs == 4),
+    "four_concealed_pungs": lambda f: int(f.concealed_pungs == 4),
+    "pair_258": lambda f: int(f.pair >= 0 and f.pair < 27 and f.pair % 9 in (1, 4, 7)),
+    # how the hand was won
+    "concealed_hand": lambda f: int(f.concealed),
+    "concealed_self_drawn": lambda f: int(f.concealed and f.ctx.self_drawn),
+    "self_drawn": lambda f: int(f.ctx.self_drawn),
+    "kong_replacement": lambda f: int(f.ctx.kong_replacement),
+    "robbing_kong": lambda f: int(f.ctx.robbing_kong),
+    "last_tile": lambda f: int(f.ctx.last_tile),
+    "heavenly": lambda f: int(f.ctx.heavenly),
+    "earthly": lambda f: int(f.ctx.earthly),
+    # bonus tiles
+    "no_bonus": lambda f: int(f.bonus == 0),
+    "own_flower": lambda f: int(f.seat_number in f.flowers),
+    "own_season": lambda f: int(f.seat_number in f.seasons),
+    "bouquet": lambda f: int(len(f.flowers) == 4) + int(len(f.seasons) == 4),
+    "flower_season_pair": lambda f: len(f.flowers & f.seasons),
+    "seven_bonus": lambda f: int(f.form == "flowers" and f.bonus == 7),
+    "eight_bonus": lambda f: int(f.form == "flowers" and f.bonus == 8),
+}
+"""Every pattern a fan preset may use, by the id the preset files name it with."""
+
+FLOWER_WIN_PATTERNS = frozenset(("seven_bonus", "eight_bonus"))
+
+
+def check_patterns(patterns: Iterable[PatternRule], where: str) -> None:
+    """Refuse preset files that name patterns this engine does not know."""
+    for p in patterns:
+        if p.id not in PATTERNS:
+            raise RuleError(f"{where}: unknown pattern {p.id!r}; known: {', '.join(PATTERNS)}",
+                            code="bad_preset")
+        bad = [r for r in p.replaces if r not in PATTERNS]
+        if bad:
+            raise RuleError(f"{where}: pattern {p.id!r} replaces unknown {', '.join(bad)}",
+                            code="bad_preset")
+
+
+# --------------------------------------------------------------------------- facts
+
+
+def _hand_facts(hand: Hand, ctx: Context, counts: list[int]) -> Facts:
+    """The parts of the facts that do not depend on the reading."""
+    f = Facts()
+    f.ctx = ctx
+    f.concealed = all(not m.exposed for m in hand.melds)
+    present = frozenset(i for i, c in enumerate(counts) if c)
+    f.tiles_mask = present
+    suits = 0
+    for s in range(3):
+        if any(counts[s * 9:s * 9 + 9]):
+            suits += 1
+            f.suit = s
+    f.suits = suits
+    f.honours = any(counts[27:34])
+    f.all_honours = suits == 0
+    f.all_simples = not (present & _TERMINAL_OR_HONOUR)
+    f.all_terminals = present <= _TERMINAL
+    f.nine_gates = False
+    if suits == 1 and not f.honours and not hand.melds:
+        base = f.suit * 9
+        f.nine_gates = all(counts[base + i] >= n for i, n in enumerate(_NINE_GATES))
+    f.bonus = len(hand.bonus)
+    f.flowers = frozenset(t.rank for t in hand.bonus if t.suit.value == "f")
+    f.seasons = frozenset(t.rank for t in hand.bonus if t.suit.value == "g")
+    f.seat_number = _SEAT_NUMBER[ctx.seat_wind]
+    return f
+
+
+def _reading_facts(f: Facts, reading: Reading, win: Tile | None) -> None:
+    """Fill in the reading-dependent facts (sets, pair, winds and dragons)."""
+    f.form = reading.form
+    chows = pungs = kongs = concealed_pungs = dragons = winds = 0
+    pair = -1
+    seat = 27 + f.seat_number - 1
+    rnd = 27 + WINDS.index(f.ctx.round_wind)
+    f.seat_pung = f.round_pung = False
+    for g in reading.groups:
+        kind = g.kind
+        t = g.tile
+        if kind == "chow":
+            chows += 1
+            continue
+        if kind == "pair":
+            pair = t
+            continue
+        if kind == "orphans":
+            continue
+        pungs += 1
+        if kind == "kong":
+            kongs += 1
+        if g.concealed:
+            concealed_pungs += 1
+        if t >= 31:
+            dragons += 1
+        elif t >= 27:
+            winds += 1
+            if t == seat:
+                f.seat_pung = True
+            if t == rnd:
+                f.round_pung = True
+    if reading.form != "standard":
+        pair = -1
+    elif win is not None and not f.ctx.self_drawn and concealed_pungs:
+        # A pung completed by a discard is exposed, unless the winning tile can sit
+        # in a chow or the pair instead (the reading most favourable to the winner).
+        spots = placements(reading, win)
+        if spots and all(reading.groups[i].kind in ("pung", "kong") for i in spots):
+            concealed_pungs -= 1
+    f.chows = chows
+    f.pungs = pungs
+    f.kongs = kongs
+    f.concealed_pungs = concealed_pungs
+    f.dragon_pungs = dragons
+    f.wind_pungs = winds
+    f.pair = pair
+    f.dragon_pair = pair >= 31
+    f.wind_pair = 27 <= pair < 31
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+@dataclass(frozen=True, slots=True)
+class FoundPattern:
+    """A pattern found in the scored reading: how often, and the fan it adds in total."""
+
+    rule: PatternRule
+    count: int
+    fan: int
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.rule.id, "name": self.rule.name,
+                               "name_it": self.rule.name_it, "fan": self.fan,
+                               "count": self.count}
+        if self.rule.limit:
+            out["limit"] = True
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class HKScore:
+    """The best reading of a hand under a fan preset, with its payments."""
+
+    reading: Reading
+    patterns: tuple[FoundPattern, ...]
+    fan: int
+    """Total fan, capped at the limit (a limit hand counts as ``limit_fan``)."""
+    fan_uncapped: int
+    limit: bool
+    min_fan_counted: int
+    """Fan that count toward the minimum (bonus tiles may not)."""
+    payments: Payments
+    winning_tile: Tile | None
+
+
+def _evaluate(f: Facts, rules: tuple[PatternRule, ...], flowers: bool,
+              limit_fan: int) -> tuple[tuple[tuple[PatternRule, int], ...], int, int, bool, int]:
+    """Patterns present after replacement; (found, fan, uncapped, limit, bonus fan)."""
+    found: list[tuple[PatternRule, int]] = []
+    replaced: set[str] = set()
+    for rule in rules:
+        if flowers and rule.id not in FLOWER_WIN_PATTERNS:
+            continue
+        n = PATTERNS[rule.id](f)
+        if n:
+            found.append((rule, n))
+            if rule.replaces:
+                replaced.update(rule.replaces)
+    if replaced:
+        found = [(r, n) for r, n in found if r.id not in replaced]
+    limits = [(r, n) for r, n in found if r.limit]
+    if limits:
+        return tuple(limits), limit_fan, limit_fan, True, 0
+    total = 0
+    bonus = 0
+    for r, n in found:
+        total += r.fan * n
+        if r.category == "bonus":
+            bonus += r.fan * n
+    return tuple(found), min(total, limit_fan), total, total >= limit_fan, bonus
+
+
+class _Scorer:
+    """Scores readings of one hand under one preset; keeps the per-preset lookups."""
+
+    def __init__(self, preset: Preset) -> None:
+        opts = preset.options
+        self.preset = preset
+        self.rules = preset.patterns
+        self.limit_fan = int(opts["limit_fan"])
+        self.min_fan = int(opts["min_fan"])
+        self.table = payment_table(opts["payment_table"])
+        self.stake = float(opts["base_stake"])
+        self.liability = bool(opts.get("liability", True))
+        self.bonus_counts = bool(opts.get("bonus_counts_for_minimum", True))
+
+    def best(self, hand: Hand, ctx: Context, win: Tile | None) -> HKScore | None:
+        readings = decompose(hand)
+        if not readings:
+            return None
+        counts = concealed_counts(hand.concealed)
+        for m in hand.melds:
+            for t in m.tiles:
+                counts[t.index] += 1
+        f = _hand_facts(hand, ctx, counts)
+        best_key: tuple[bool, bool, int, int] | None = None
+        best: tuple[Reading, tuple[tuple[PatternRule, int], ...], int, int, bool, int] | None = None
+        for reading in readings:
+            flowers = reading.form == "flowers"
+            if not flowers:
+                _reading_facts(f, reading, win)
+            else:
+                f.form = "flowers"
+            found, fan, uncapped, limit, bonus = _evaluate(f, self.rules, flowers,
+                                                           self.limit_fan)
+            counted = fan if self.bonus_counts or limit else fan - bonus
+            key = (counted >= self.min_fan, limit, fan, uncapped)
+            if best_key is None or key > best_key:
+                best_key = key
+                best = (reading, found, fan, uncapped, limit, counted)
+        assert best is not None
+        reading, found, fan, uncapped, limit, counted = best
+        self_drawn = ctx.self_drawn or (reading.form == "flowers" and len(hand.bonus) == 8)
+        discarder = None if self_drawn else ctx.discarder
+        liable, reason = (self._liable(hand, ctx, reading, win, self_drawn)
+                          if self.liability else (None, None))
+        payments = settle(base_amount(fan, limit, self.limit_fan, self.table, self.stake),
+                          ctx.seat_wind, self_drawn, discarder, WINDS, liable, reason)
+        patterns = tuple(FoundPattern(r, n, r.fan if r.limit else r.fan * n) for r, n in found)
+        return HKScore(reading, patterns, fan, uncapped, limit, counted, payments, win)
+
+    def _liable(self, hand: Hand, ctx: Context, reading: Reading,
+                win: Tile | None, self_drawn: bool) -> tuple[str | None, str | None]:
+        """The seed's "the discarder pays for all" rules (documented in the preset notes).
+
+        * one suit only with three exposed sets of that suit, won on a discard: the
+          discarder; won self-drawn after a fourth exposed set: whoever discarded it;
+        * three exposed wind pungs (two dragon pungs): whoever discarded the tile
+          that completed the fourth wind (third dragon) set, as the winning tile or
+          as the claimed fourth (third) exposed set;
+        * a never-seen tile discarded with 5 or fewer tiles left in the wall.
+        """
+        exposed = [m for m in hand.melds if m.exposed]
+        discard = None if self_drawn else ctx.discarder
+        if reading.form == "standard":
+            suits = {t.suit for t in hand.concealed} | {m.first.suit for m in hand.melds}
+            if len(suits) == 1 and next(iter(suits)).value in "mps":
+                same = exposed  # every set is of the one suit
+                if len(same) >= 3 and discard is not None:
+                    return discard, ("one suit only with three exposed sets of it, "
+                                     f"won on {discard}'s discard")
+                giver = same[3].claimed_from if len(same) >= 4 else None
+                if self_drawn and giver is not None:
+                    who = giver
+                    return who, ("one suit only with three exposed sets of it: "
+                                 f"{who}'s discard gave the fourth set")
+            for kind, lo, hi, need, what in (("wind", 27, 31, 4, "fourth wind"),
+                                             ("dragon", 31, 34, 3, "third dragon")):
+                sets = [g for g in reading.groups
+                        if g.kind in ("pung", "kong") and lo <= g.tile < hi]
+                if len(sets) != need:
+                    continue
+                shown = [m for m in exposed if m.is_pung_or_kong and lo <= m.first.index < hi]
+                claimer = shown[need - 1].claimed_from if len(shown) == need else None
+                if claimer is not None:
+                    who = claimer
+                    return who, (f"{need - 1} exposed {kind} pungs: {who} discarded the "
+                                 f"{what}")
+                if (len(shown) >= need - 1 and discard is not None and win is not None
+                        and lo <= win.index < hi):
+                    return discard, (f"{need - 1} exposed {kind} pungs: {discard} discarded "
+                                     f"the {what}")
+        if (discard is not None and ctx.winning_tile_unseen and ctx.wall_tiles_left is not None
+                and ctx.wall_tiles_left <= 5):
+            return discard, (f"{discard} discarded a tile never seen before with "
+                             f"{ctx.wall_tiles_left} tiles left in the wall")
+        return None, None
+
+
+def _candidates(hand: Hand) -> list[Tile]:
+    """Winning tiles to try when the request does not say which tile won."""
+    seen: list[Tile] = []
+    for t in hand.concealed:
+        if t not in seen:
+            seen.append(t)
+    return seen
+
+
+def score_hk(hand: Hand, ctx: Context, preset: Preset) -> HKScore:
+    """Score a winning hand; raises :class:`IllegalHand` when it cannot win.
+
+    With no winning tile given, every distinct concealed tile is tried and the
+    best result for the winner is kept (the caller reports the assumption).
+    """
+    check_winning_hand(hand)
+    scorer = _Scorer(preset)
+    if len(hand.concealed) == hand.tiles_expected - 1 and not flower_win_possible(hand):
+        w = waits(hand)
+        if w:
+            raise IllegalHand(
+                f"the hand is one tile short of winning; it waits on {format_tiles(w)}",
+                waits=[t.code for t in w])
+        raise IllegalHand(f"the hand is one tile short and no tile completes it "
+                          f"({len(hand.concealed)} concealed tiles with "
+                          f"{len(hand.melds)} declared sets)")
+    if hand.winning_tile is not None:
+        check_context(hand, ctx)
+        result = scorer.best(hand, ctx, hand.winning_tile)
+    else:
+        result = None
+        first_error: IllegalHand | None = None
+        for cand in _candidates(hand):
+            trial = Hand(hand.concealed, hand.melds, hand.bonus, cand)
+            try:
+                check_context(trial, ctx)
+            except IllegalHand as exc:
+                first_error = first_error or exc
+                continue
+            got = scorer.best(trial, ctx, cand)
+            if got is not None and (result is None or _rank(got) > _rank(result)):
+                result = got
+        if result is None and first_error is not None and decompose(hand):
+            raise first_error
+    if result is None:
+        raise _incomplete(hand)
+    if result.min_fan_counted < scorer.min_fan:
+        raise IllegalHand(
+            f"the hand scores {result.min_fan_counted} fan toward the minimum; "
+            f"{preset.name} needs at least {scorer.min_fan} to win")
+    return result
+
+
+def _rank(s: HKScore) -> tuple[bool, int, int, float]:
+    return (s.limit, s.fan, s.fan_uncapped, s.payments.total)
+
+
+def _incomplete(hand: Hand) -> IllegalHand:
+    """Say why a full-size hand does not win, with the waits of the hand before the last tile."""
+    win = hand.winning_tile
+    msg = "the tiles do not form a winning hand (four sets and a pair, seven pairs or " \
+          "thirteen orphans)"
+    if win is not None and win in hand.concealed:
+        rest = list(hand.concealed)
+        rest.remove(win)
+        before = Hand(tuple(rest), hand.melds, hand.bonus, None)
+        w = waits(before)
+        if w:
+            return IllegalHand(f"{msg}; without the winning tile {win.code} the hand waits on "
+                               f"{format_tiles(w)}", waits=[t.code for t in w])
+    return IllegalHand(msg)
+
+
+def score_to_json(result: HKScore, hand: Hand, ctx: Context, preset: Preset,
+                  assumed: bool) -> dict[str, Any]:
+    """The JSON response of a winning hand (see :func:`scoring.score.score_request`)."""
+    decomposition = result.reading.to_json()
+    if result.reading.form == "flowers":
+        decomposition = [{"kind": "bonus", "tiles": format_tiles(hand.bonus),
+                          "concealed": False, "declared": True}]
+    pay = result.payments
+    out: dict[str, Any] = {
+        "valid": True,
+        "rules": preset.name,
+        "model": "hk",
+        "fan": result.fan,
+        "limit": result.limit,
+        "patterns": [p.to_json() for p in result.patterns],
+        "payments": {s: plain(v) for s, v in pay.by_seat.items()},
+        "total": plain(pay.total),
+        "winner": ctx.seat_wind,
+        "self_drawn": ctx.self_drawn or (result.reading.form == "flowers"
+                                         and len(hand.bonus) == 8),
+        "form": result.reading.form,
+        "decomposition": decomposition,
+        "winning_tile": result.winning_tile.code if result.winning_tile else None,
+        "winning_tile_assumed": assumed,
+        "bonus": [t.code for t in hand.bonus],
+        "liable": pay.liable,
+        "min_fan": int(preset.options["min_fan"]),
+        "limit_fan": int(preset.options["limit_fan"]),
+        "payment_table": preset.options["payment_table"],
+    }
+    if pay.liability_reason:
+        out["liability_reason"] = pay.liability_reason
+    if result.fan_uncapped != result.fan:
+        out["fan_uncapped"] = result.fan_uncapped
+    if preset.overrides:
+        out["options"] = dict(preset.overrides)
+    return out
+
+
+def tiles_of(counts: list[int]) -> tuple[Tile, ...]:
+    """Tiles from a 34-count vector (for messages and tests)."""
+    return tuple(ALL_TILES[i] for i, c in enumerate(counts) for _ in range(c))
+
+
+__all__ = ["PATTERNS", "FoundPattern", "HKScore", "check_patterns", "score_hk",
+           "score_to_json", "tile_counts"]
