@@ -299,7 +299,7 @@ def _evaluate(f: Facts, rules: tuple[PatternRule, ...], flowers: bool,
     bonus = 0
     for r, n in found:
         total += r.fan * n
-        if r.category == "bonus":
+        if r.category == "bonus" and r.id not in FLOWER_WIN_PATTERNS:
             bonus += r.fan * n
     return tuple(found), min(total, limit_fan), total, total >= limit_fan, bonus
 
