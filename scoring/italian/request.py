@@ -127,10 +127,10 @@ def score_italian(request: Mapping[str, Any], preset_data: Mapping[str, Any]) ->
                            f"allowed: {', '.join(REQUEST_FIELDS)}")
     rules = load_rules(preset_data, request.get("options"))
     name = request.get("rules") or "italian"
-    hand = hand_from_json(request.get("hand"))
     ctx = context_from_json(request.get("context"))
     start = _totals(request.get("totals"), rules)
     try:
+        hand = hand_from_json(request.get("hand"))
         check_context(hand, ctx)
         winner, win_tile, assumed = score_winner(hand, ctx, rules)
         raw_players = request.get("players")
