@@ -363,6 +363,10 @@ async function scoreNow() {
     });
     if (seq !== state.scoreSeq) return; // a newer correction is on its way
     state.score = result?.score ?? result;
+    if (!state.score?.valid && Array.isArray(state.score?.tiles)) {
+      // a grouping that is not a set: the answer names the tiles concerned
+      state.flagged = new Set(state.score.tiles.map((i) => request.sentIds[i]).filter((id) => id != null));
+    }
     showError(null);
     setStatus("");
   } catch (error) {
@@ -376,6 +380,8 @@ async function scoreNow() {
     $("score").hidden = true;
     return;
   }
+  renderGroups();
+  renderOverlay();
   renderScore();
 }
 
@@ -646,25 +652,18 @@ function seatName(seat) {
   return WINDS.includes(seat) ? t(`wind_${seat}`) : String(seat);
 }
 
-function patternValue(pattern) {
-  for (const key of ["fan", "points", "doubles", "value"]) {
-    if (typeof pattern[key] === "number") return { key, value: pattern[key] };
-  }
-  return { key: "fan", value: "" };
+function localName(item) {
+  return language() === "it" ? item.name_it ?? item.name : item.name ?? item.name_it;
 }
 
-function renderPatterns(patterns) {
-  if (!patterns?.length) return null;
-  const valueKey = patternValue(patterns[0]).key === "fan" ? "fan_col" : "points_col";
-  const rows = patterns.map((p) => {
-    const name = language() === "it" ? p.name_it ?? p.name : p.name ?? p.name_it;
-    const value = patternValue(p);
-    const unit = value.key === "doubles" ? ` ×2^${value.value}` : "";
-    return el("tr", {}, el("th", { scope: "row" }, name), el("td", {}, unit ? unit.trim() : String(value.value)));
-  });
+/** A two-column table of scored lines (Hong Kong patterns and fan, Italian points or doubles). */
+function linesTable(caption, header, lines, value) {
+  if (!lines?.length) return null;
+  const rows = lines.map((line) =>
+    el("tr", {}, el("th", { scope: "row" }, localName(line)), el("td", {}, String(value(line)))));
   return el("table", { class: "patterns" },
-    el("caption", {}, t("patterns")),
-    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("pattern_col")), el("th", { scope: "col" }, t(valueKey)))),
+    el("caption", {}, caption),
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("pattern_col")), el("th", { scope: "col" }, header))),
     el("tbody", {}, ...rows));
 }
 
@@ -679,24 +678,48 @@ function renderPayments(score) {
   return el("div", { class: "payments" }, el("h3", {}, t("payments")), el("ul", {}, ...items));
 }
 
-/** Italian settlement: a matrix {payer: {payee: amount}} or per-player net totals. */
+/** Italian settlement among the four players: matrix[payer][payee] and each seat's net. */
 function renderSettlement(score) {
-  const matrix = score.settlement;
+  const matrix = score.settlement?.matrix;
   if (!matrix || typeof matrix !== "object") return null;
-  const seats = WINDS.filter((w) => w in matrix);
-  if (!seats.length) return null;
-  const rows = seats.map((payer) => {
-    const row = matrix[payer];
-    if (typeof row === "number") return el("tr", {}, el("th", { scope: "row" }, seatName(payer)), el("td", {}, String(row)));
-    return el("tr", {}, el("th", { scope: "row" }, seatName(payer)),
-      ...seats.map((payee) => el("td", {}, payer === payee ? "—" : String(row?.[payee] ?? 0))));
-  });
-  const isMatrix = typeof matrix[seats[0]] === "object";
-  const head = isMatrix
-    ? el("tr", {}, el("th", { scope: "col" }, t("pays", { payer: "↓", winner: "→" })),
-      ...seats.map((s) => el("th", { scope: "col" }, seatName(s))))
-    : el("tr", {}, el("th", { scope: "col" }, t("player")), el("th", { scope: "col" }, t("net")));
-  return el("table", { class: "settlement" }, el("caption", {}, t("settlement")), el("thead", {}, head), el("tbody", {}, ...rows));
+  const seats = (score.settlement.seats ?? WINDS).filter((s) => s in matrix);
+  const net = score.settlement.net ?? {};
+  const head = el("tr", {}, el("th", { scope: "col" }, t("payer_payee")),
+    ...seats.map((s) => el("th", { scope: "col" }, seatName(s))));
+  const rows = seats.map((payer) => el("tr", {}, el("th", { scope: "row" }, seatName(payer)),
+    ...seats.map((payee) => el("td", {}, payer === payee ? "–" : String(matrix[payer]?.[payee] ?? 0)))));
+  rows.push(el("tr", { class: "net" }, el("th", { scope: "row" }, t("net")),
+    ...seats.map((s) => el("td", {}, String(net[s] ?? "")))));
+  return el("table", { class: "settlement" }, el("caption", {}, t("settlement")),
+    el("thead", {}, head), el("tbody", {}, ...rows));
+}
+
+function renderValid(score) {
+  const parts = [];
+  const italian = score.model === "italian" || (typeof score.fan !== "number" && typeof score.score === "number");
+  const total = italian ? t("total_points", { points: score.score }) : t("total_fan", { fan: score.fan });
+  parts.push(el("p", { class: "verdict good" }, el("span", {}, t("valid")), " ",
+    el("strong", { id: "total" }, total), score.limit ? el("span", { class: "badge" }, t("limit")) : null));
+  if (italian && typeof score.points === "number") {
+    parts.push(el("p", { class: "help" }, t("italian_total", { points: score.points, doubles: score.doubles ?? 0 })));
+  }
+  if (score.winning_tile) {
+    const key = score.winning_tile_assumed ? "assumed_winning" : "winning_tile_is";
+    parts.push(el("p", { class: "help" }, t(key, { tile: `${tileInfo(score.winning_tile).glyph} ${tileName(score.winning_tile)}` })));
+  }
+  if (italian) {
+    const winner = score.players?.[score.winner] ?? {};
+    const special = (score.patterns ?? []).filter((p) => typeof p.points === "number");
+    parts.push(
+      linesTable(t("base_points"), t("points_col"), [...special, ...(winner.point_lines ?? [])], (l) => l.points ?? l.value),
+      linesTable(t("doubles"), t("doubles_col"), (score.patterns ?? []).filter((p) => typeof p.doubles === "number"),
+        (l) => `×${2 ** l.doubles}`),
+    );
+  } else {
+    parts.push(linesTable(t("patterns"), t("fan_col"), score.patterns, (l) => l.fan));
+  }
+  parts.push(renderPayments(score), renderSettlement(score));
+  return parts;
 }
 
 function renderScore() {
@@ -710,20 +733,11 @@ function renderScore() {
   }
   section.hidden = false;
   section.dataset.state = score.valid ? "valid" : "invalid";
-  const parts = [];
+  let parts;
   if (score.valid) {
-    let total;
-    if (typeof score.fan === "number") total = t("total_fan", { fan: score.fan });
-    else total = t("total_points", { points: score.points ?? score.score ?? score.total ?? "" });
-    parts.push(el("p", { class: "verdict good" }, el("span", {}, t("valid")), " ",
-      el("strong", { id: "total" }, total), score.limit ? el("span", { class: "badge" }, t("limit")) : null));
-    if (score.winning_tile) {
-      const key = score.winning_tile_assumed ? "assumed_winning" : "winning_tile_is";
-      parts.push(el("p", { class: "help" }, t(key, { tile: `${tileInfo(score.winning_tile).glyph} ${tileName(score.winning_tile)}` })));
-    }
-    parts.push(renderPatterns(score.patterns), renderPayments(score), renderSettlement(score));
+    parts = renderValid(score);
   } else {
-    parts.push(el("p", { class: "verdict bad" }, el("strong", {}, t("invalid"))));
+    parts = [el("p", { class: "verdict bad" }, el("strong", {}, t("invalid")))];
     if (score.reason) parts.push(el("p", { class: "reason" }, score.reason));
     if (score.waits?.length) {
       parts.push(el("p", {}, t("waits_on")),

@@ -1,0 +1,342 @@
+"""End-to-end tests of the web page in a real headless Chromium.
+
+The real app (``api.app:create_app``: recognition, classifier, scoring) runs
+under uvicorn on a free localhost port; Debian's ``chromium`` is driven by
+Playwright's Python package (no browser download: the executable path is set).
+Each test takes screenshots into ``build/screenshots/`` so that a person can
+look at the page on a phone-size and a desktop viewport.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+playwright_api = pytest.importorskip(
+    "playwright.sync_api", reason="Playwright's Python package is not installed (test extra)"
+)
+from playwright.sync_api import Browser, Page, expect  # noqa: E402
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ROOT = Path(__file__).resolve().parents[1]
+SCREENSHOTS = ROOT / "build" / "screenshots"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+TIMEOUT_MS = 30_000  # two contended CPU cores: recognition can take seconds
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+SCENE_SEED = 3
+"""A generated scene (held-out artwork style) used as the uploaded photo."""
+
+pytestmark = pytest.mark.skipif(
+    not Path(CHROMIUM).exists(),
+    reason="Debian's chromium is not installed (scripts/test.sh installs it)",
+)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def base_url() -> Iterator[str]:
+    """The real service, started in a background thread for the whole module."""
+    import uvicorn
+
+    port = _free_port()
+    config = uvicorn.Config("api.app:create_app", factory=True, host="127.0.0.1", port=port,
+                            log_level="warning", lifespan="on")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the app did not start under uvicorn")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with playwright_api.sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+def _open(browser: Browser, base_url: str, viewport: dict[str, int], lang: str = "en") -> Page:
+    context = browser.new_context(
+        viewport=viewport, locale="en-GB" if lang == "en" else "it-IT",
+        device_scale_factor=2 if viewport is PHONE else 1,
+        is_mobile=viewport is PHONE, has_touch=viewport is PHONE,
+    )
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.js_errors = errors  # type: ignore[attr-defined]
+    page.goto(base_url + "/")
+    expect(page.locator("body[data-ready=true]")).to_have_count(1)
+    return page
+
+
+@pytest.fixture()
+def phone(browser: Browser, base_url: str) -> Iterator[Page]:
+    page = _open(browser, base_url, PHONE)
+    yield page
+    _check_no_script_errors(page)
+    page.context.close()
+
+
+def _check_no_script_errors(page: Page) -> None:
+    # a rejected upload logs the failed request's status; anything else is a bug of the page
+    errors = [e for e in page.js_errors if "status of 4" not in e]  # type: ignore[attr-defined]
+    assert errors == [], f"JavaScript errors on the page: {errors}"
+
+
+def shot(page: Page, name: str) -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+@pytest.fixture(scope="module")
+def scene_photo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    """A generated photo of a winning hand (a style the classifier never trained on)."""
+    from datasets.scenes import generate_scene, save_scene
+
+    scene = generate_scene(SCENE_SEED, size=(1600, 1200), tilt=15.0, flipped=False)
+    path = save_scene(scene, tmp_path_factory.mktemp("scene"), "hand")
+    return path, scene.truth()
+
+
+def strip_codes(page: Page) -> list[str]:
+    codes: list[str] = page.locator("#groups .tile[data-id]").evaluate_all(
+        "buttons => buttons.map(b => b.dataset.code)")
+    return codes
+
+
+def score_text(page: Page) -> str:
+    text: str = page.locator("#score-body").inner_text()
+    return text
+
+
+def wait_scored(page: Page) -> str:
+    """Wait until the score section shows a verdict for the current hand; return its text."""
+    expect(page.locator("#score[data-state=valid], #score[data-state=invalid]")).to_be_visible()
+    page.wait_for_function("() => document.getElementById('score').dataset.state !== 'pending'")
+    return score_text(page)
+
+
+def wait_score_text(page: Page, text: str) -> None:
+    """Wait until the score reads ``text`` again (as ``score_text`` returned it)."""
+    page.wait_for_function(
+        "text => document.getElementById('score').dataset.state !== 'pending'"
+        " && document.getElementById('score-body').innerText === text", arg=text)
+
+
+def pick_tile(page: Page, position: int, code: str) -> None:
+    """Tap the tile at ``position`` (0-based, left to right) and pick ``code`` in the palette."""
+    page.locator("#groups .tile[data-id]").nth(position).click()
+    dialog = page.locator("#tile-dialog")
+    expect(dialog).to_be_visible()
+    dialog.locator(f"#palette .tile[data-code='{code}']").click()
+    expect(dialog).to_be_hidden()
+
+
+def type_hand(page: Page, text: str) -> None:
+    page.locator("#manual-open").click()
+    page.locator("#manual-text").fill(text)
+    page.locator("#manual button[type=submit]").click()
+
+
+# ---------------------------------------------------------------------------- photo
+
+
+@pytest.mark.parametrize("viewport", ["phone", "desktop"])
+def test_upload_a_photo_see_tiles_and_score_then_correct_a_tile(
+    browser: Browser, base_url: str, scene_photo: tuple[Path, dict[str, Any]], viewport: str
+) -> None:
+    path, truth = scene_photo
+    page = _open(browser, base_url, PHONE if viewport == "phone" else DESKTOP)
+    page.locator("#photo-file").set_input_files(str(path))
+
+    expect(page.locator("#status")).to_contain_text("tiles found")
+    truth_codes = [t["code"] for t in truth["tiles"]]
+    expect(page.locator("#groups .tile[data-id]")).to_have_count(len(truth_codes))
+    assert sorted(strip_codes(page)) == sorted(truth_codes)
+    # every tile is outlined and labelled on the photo
+    expect(page.locator("#overlay polygon")).to_have_count(len(truth_codes))
+    assert sorted(page.locator("#overlay text").all_inner_texts()) == sorted(truth_codes)
+    before = wait_scored(page)
+    assert page.locator("#score").get_attribute("data-state") == "valid", before
+    assert re.search(r"\d+ (fan|points)", before), before
+    expect(page.locator("#score .patterns tbody tr").first).to_be_visible()
+    expect(page.locator("#score .payments li").first).to_be_visible()
+    shot(page, f"photo-scored-{viewport}")
+
+    # correct the first concealed tile to a flower: the hand is one tile short now
+    first = page.locator("#groups .group[data-kind=concealed] .tile[data-id]").first
+    original = first.get_attribute("data-code")
+    first.click()
+    expect(page.locator("#tile-dialog")).to_be_visible()
+    shot(page, f"photo-tile-dialog-{viewport}")
+    page.locator("#palette .tile[data-code='1f']").click()
+    expect(page.locator("#score")).to_have_attribute("data-state", "invalid")
+    after = score_text(page)
+    assert after != before
+    assert "Not a winning hand" in after
+    expect(page.locator("#groups .tile.corrected")).to_have_count(1)
+    expect(page.locator("#overlay polygon.corrected")).to_have_count(1)
+    shot(page, f"photo-corrected-{viewport}")
+
+    # and back: the score is the first one again
+    page.locator("#groups .tile.corrected").click()
+    page.locator(f"#palette .tile[data-code='{original}']").click()
+    expect(page.locator("#score")).to_have_attribute("data-state", "valid")
+    wait_score_text(page, before)
+    _check_no_script_errors(page)
+    page.context.close()
+
+
+def test_a_file_that_is_not_an_image_shows_an_error(phone: Page) -> None:
+    phone.locator("#photo-file").set_input_files(
+        {"name": "hand.jpg", "mimeType": "image/jpeg", "buffer": b"these are my tiles, honest"}
+    )
+    error = phone.locator("#error")
+    expect(error).to_be_visible()
+    expect(error).to_have_attribute("data-code", "not_an_image")
+    expect(error).to_contain_text("not a picture")
+    expect(phone.locator("#hand")).to_be_hidden()
+    expect(phone.locator("#score")).to_be_hidden()
+    shot(phone, "error-not-an-image-phone")
+
+
+# ---------------------------------------------------------------------------- no photo
+
+
+def test_enter_a_hand_without_a_photo(phone: Page) -> None:
+    type_hand(phone, "123m456m789p234s5p")  # thirteen tiles: waiting on 5p
+    expect(phone.locator("#groups .tile[data-id]")).to_have_count(13)
+    wait_scored(phone)
+    expect(phone.locator("#score")).to_have_attribute("data-state", "invalid")
+    expect(phone.locator("#score .waits .tile[aria-label]")).to_have_count(1)
+    assert phone.locator("#score .waits .code").all_inner_texts() == ["5p"]
+    shot(phone, "manual-waiting-phone")
+
+    # the fourteenth tile from the palette ("+" at the end of the concealed hand)
+    phone.locator("#groups .group[data-kind=concealed] .tile.add").click()
+    phone.locator("#palette .tile[data-code='5p']").click()
+    phone.keyboard.press("Escape")
+    expect(phone.locator("#tile-dialog")).to_be_hidden()
+    expect(phone.locator("#score")).to_have_attribute("data-state", "valid")
+    text = score_text(phone)
+    assert re.search(r"Mahjong!\s+\d+ fan", text), text
+    expect(phone.locator("#score .patterns tbody tr").first).to_be_visible()
+    shot(phone, "manual-scored-phone")
+
+
+def test_regroup_a_meld_changes_the_score(phone: Page) -> None:
+    # self-drawn, so that a fully concealed hand scores more than one with an exposed chow
+    phone.get_by_label("self-drawn").check()
+    type_hand(phone, "123m456m789p234s55p")
+    concealed = wait_scored(phone)
+    assert phone.locator("#score").get_attribute("data-state") == "valid", concealed
+
+    # split 789p off as its own group: "New group from here" on the 7p, then on the 2s
+    pos_7p = strip_codes(phone).index("7p")
+    phone.locator("#groups .tile[data-id]").nth(pos_7p).click()
+    phone.get_by_role("button", name="New group from here").click()
+    # 789p234s55p as one meld is not a set: the server says which group, the page marks it
+    said = phone.locator("#score .reason:visible, #error:visible")
+    expect(said).to_contain_text("Group 2")
+    expect(phone.locator("#groups .tile.flagged")).to_have_count(8)
+    shot(phone, "regroup-illegal-phone")
+
+    pos_2s = strip_codes(phone).index("2s")
+    phone.locator("#groups .tile[data-id]").nth(pos_2s).click()
+    phone.get_by_role("button", name="New group from here").click()
+    expect(phone.locator("#groups .group")).to_have_count(3)
+    # the last group (234s55p) goes back into the hand: 789p stays an exposed chow
+    phone.locator("#groups .group").nth(2).locator("select").select_option("concealed")
+    expect(phone.locator("#error")).to_be_hidden()
+    expect(phone.locator("#score")).to_have_attribute("data-state", "valid")
+    exposed = score_text(phone)
+    assert exposed != concealed, "an exposed chow must change the score of a concealed hand"
+    shot(phone, "regroup-exposed-chow-phone")
+
+    # join everything back into one concealed hand: the first score again
+    phone.get_by_role("button", name="Join with the next group").first.click()
+    phone.get_by_role("button", name="Join with the next group").first.click()
+    phone.locator("#groups .group").first.locator("select").select_option("concealed")
+    expect(phone.locator("#groups .group")).to_have_count(1)
+    wait_score_text(phone, concealed)
+
+
+def test_context_changes_rescore_the_hand(phone: Page) -> None:
+    type_hand(phone, "123m456m789p234s55p")
+    by_discard = wait_scored(phone)
+    phone.get_by_label("self-drawn").check()
+    expect(phone.locator("#discarder")).to_be_disabled()
+    expect(phone.locator("#score-body")).not_to_have_text(by_discard)
+    expect(phone.locator("#score")).to_have_attribute("data-state", "valid")
+    self_drawn = score_text(phone)
+    # a self-drawn win: the three others pay
+    expect(phone.locator("#score .payments li")).to_have_count(3)
+    phone.locator("#rules").select_option("hk-b")
+    expect(phone.locator("#score")).to_have_attribute("data-state", "valid")
+    assert phone.locator("#rules").input_value() == "hk-b"
+    assert self_drawn
+
+
+def test_switch_to_italian(phone: Page) -> None:
+    type_hand(phone, "123m456m789p234s55p")
+    wait_scored(phone)
+    phone.locator("#lang").select_option("it")
+    expect(phone.locator("html")).to_have_attribute("lang", "it")
+    expect(phone.locator("#hand-h")).to_have_text("2. Le tessere")
+    expect(phone.locator("#score-h")).to_have_text("4. Il punteggio")
+    expect(phone.locator("#score .patterns caption")).to_have_text("Combinazioni")
+    labels = phone.locator("#groups .tile[data-id]").first.get_attribute("aria-label") or ""
+    assert "Tessera 1: 1 di caratteri" in labels
+    shot(phone, "italian-phone")
+    # the choice is remembered
+    phone.reload()
+    expect(phone.locator("html")).to_have_attribute("lang", "it")
+
+
+def test_the_page_works_with_the_keyboard(phone: Page) -> None:
+    type_hand(phone, "123m456m789p234s55p")
+    wait_scored(phone)
+    first = phone.locator("#groups .tile[data-id]").first
+    first.focus()
+    phone.keyboard.press("Enter")
+    dialog = phone.locator("#tile-dialog")
+    expect(dialog).to_be_visible()
+    phone.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+    # every control has a name a screen reader can read
+    unnamed = phone.evaluate("""() => [...document.querySelectorAll('button, select, input')]
+        .filter(el => el.offsetParent !== null || el.type === 'file')
+        .filter(el => !(el.labels && el.labels.length) && !el.getAttribute('aria-label')
+                      && !el.textContent.trim())
+        .map(el => el.outerHTML.slice(0, 80))""")
+    assert unnamed == []
