@@ -30,7 +30,6 @@ _INT_OPTIONS: dict[str, int] = {
     "limit": 1,
     "east_multiplier": 1,
     "rounds": 1,
-    "hands_per_round": 1,
 }
 _BOOL_OPTIONS: tuple[str, ...] = (
     "east_keeps_seat_after_win",
@@ -70,7 +69,6 @@ class ItalianRules:
     bonus_tiles: bool
     losers_settle: bool
     rounds: int
-    hands_per_round: int
     points: Mapping[str, Entry]
     closing_points: Mapping[str, Entry]
     doubles: Mapping[str, Entry]
@@ -168,6 +166,8 @@ def rules_from_mapping(
         if not isinstance(value, bool):
             raise RuleError(f"rule option {name!r} must be true or false, got {value!r}")
         settings[name] = value
+    if settings["rounds"] > 4:
+        raise RuleError(f"rule option 'rounds' is at most 4 (one per wind), got {settings['rounds']}")
     unknown = set(opts) - set(_INT_OPTIONS) - set(_BOOL_OPTIONS)
     if unknown:
         raise RuleError(f"unknown settings in [options]: {', '.join(sorted(unknown))}")
