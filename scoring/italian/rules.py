@@ -167,7 +167,8 @@ def rules_from_mapping(
             raise RuleError(f"rule option {name!r} must be true or false, got {value!r}")
         settings[name] = value
     if settings["rounds"] > 4:
-        raise RuleError(f"rule option 'rounds' is at most 4 (one per wind), got {settings['rounds']}")
+        raise RuleError(
+            f"rule option 'rounds' is at most 4 (one per wind), got {settings['rounds']}")
     unknown = set(opts) - set(_INT_OPTIONS) - set(_BOOL_OPTIONS)
     if unknown:
         raise RuleError(f"unknown settings in [options]: {', '.join(sorted(unknown))}")
