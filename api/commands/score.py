@@ -64,6 +64,10 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="override a rule option, e.g. min_fan=3 or fan.all_chows=2 "
                              "(VALUE is JSON; repeatable)")
+    parser.add_argument("--player", action="append", default=[], metavar="SEAT=HAND|SCORE",
+                        help="Italian rules: another seat's hand (concealed tiles, then "
+                             "/KIND:TILES[:FLAGS] melds and /bonus:TILES, e.g. "
+                             "west=555z11z23p/pung:111m) or its score (north=40); repeatable")
     add_json_flag(parser)
     parser.set_defaults(func=run)
 
@@ -85,6 +89,23 @@ def _meld(text: str) -> dict[str, Any]:
             raise ValueError(f"--meld {text!r}: unknown flag {flag!r} "
                              "(use concealed, exposed or from=SEAT)")
     return out
+
+
+def _player(text: str) -> tuple[str, Any]:
+    """``--player west=555z11z23p/pung:111m/bonus:1f`` or ``--player north=40``."""
+    seat, sep, value = text.partition("=")
+    if not sep or not value:
+        raise ValueError(f"--player {text!r}: expected SEAT=TILES or SEAT=SCORE")
+    if value.strip().isdigit():
+        return seat.strip(), int(value)
+    concealed, *parts = value.split("/")
+    hand: dict[str, Any] = {"concealed": concealed, "melds": [], "bonus": ""}
+    for part in parts:
+        if part.startswith("bonus:"):
+            hand["bonus"] = part[6:]
+        else:
+            hand["melds"].append(_meld(part))
+    return seat.strip(), hand
 
 
 def build_request(args: argparse.Namespace) -> dict[str, Any]:
@@ -116,11 +137,16 @@ def build_request(args: argparse.Namespace) -> dict[str, Any]:
     }
     if options:
         request["options"] = options
+    if getattr(args, "player", None):
+        request["players"] = dict(_player(p) for p in args.player)
     return request
 
 
 def format_text(response: dict[str, Any], request: dict[str, Any]) -> str:
     """A readable breakdown of a fan response, for people at the table."""
+    if response.get("model") == "italian":
+        from scoring.italian.text import format_text as italian_text
+        return italian_text(response)
     ctx = request.get("context") or {}
     rules = response.get("rules")
     if not response.get("valid"):
