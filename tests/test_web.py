@@ -340,3 +340,28 @@ def test_the_page_works_with_the_keyboard(phone: Page) -> None:
                       && !el.textContent.trim())
         .map(el => el.outerHTML.slice(0, 80))""")
     assert unnamed == []
+
+
+def test_italian_rules_show_points_doubles_and_the_settlement(phone: Page) -> None:
+    phone.locator("#rules").select_option("italian")
+    phone.locator("#seat_wind").select_option("south")
+    type_hand(phone, "123m456m789p234s55p")
+    text = wait_scored(phone)
+    assert phone.locator("#score").get_attribute("data-state") == "valid", text
+    assert re.search(r"Mahjong!\s+\d+ points", text), text
+    expect(phone.locator("#score table.patterns")).to_have_count(2)  # base points, doubles
+    expect(phone.locator("#score .payments li")).to_have_count(3)
+    expect(phone.locator("#score table.settlement")).to_have_count(0)
+
+    # the other three hands' scores: everybody settles with everybody
+    others = phone.locator("#others")
+    expect(others).to_be_visible()
+    for seat, points in (("East", "12"), ("West", "30"), ("North", "4")):
+        others.get_by_label(f"{seat}'s score").fill(points)
+    others.get_by_label("North's score").press("Tab")
+    settlement = phone.locator("#score table.settlement")
+    expect(settlement).to_be_visible()
+    expect(settlement.locator("tbody tr")).to_have_count(5)  # four payers and the nets
+    nets = [int(v) for v in settlement.locator("tr.net td").all_inner_texts()]
+    assert sum(nets) == 0 and nets[1] > 0, nets  # the winner (South) gains what the others lose
+    shot(phone, "italian-settlement-phone")

@@ -30,6 +30,7 @@ const state = {
   dialog: null, // {mode: "edit", id} | {mode: "add", key}
   flagged: new Set(), // ids of the tiles the server's last error named
   zoomed: true, // the photo is shown zoomed to the tiles
+  others: {}, // Italian rules: seat -> the score of that player's hand, as typed
 };
 
 class ApiError extends Error {
@@ -242,6 +243,37 @@ function syncDiscarder() {
   select.closest("label").classList.toggle("off", selfDrawn);
 }
 
+function isItalian() {
+  const name = $("rules").value;
+  const preset = state.presets.find((p) => p.name === name);
+  return preset ? preset.model === "italian" : name === "italian";
+}
+
+/** Italian rules settle every player with every other: one score field per other seat. */
+function renderOthers() {
+  const box = $("others");
+  box.hidden = !isItalian();
+  const seat = $("seat_wind").value;
+  const fields = WINDS.filter((w) => w !== seat).map((w) => {
+    const id = `other-${w}`;
+    const input = el("input", { id, type: "number", inputmode: "numeric", min: "0", step: "1",
+      "data-seat": w, value: state.others[w] ?? "" });
+    input.addEventListener("input", () => { state.others[w] = input.value; });
+    return el("label", { for: id }, el("span", {}, t("other_score", { seat: seatName(w) })), input);
+  });
+  $("others-fields").replaceChildren(...fields);
+}
+
+/** `players` for the Italian request when every other seat has a score, else nothing. */
+function otherPlayers() {
+  if (!isItalian()) return null;
+  const seat = $("seat_wind").value;
+  const seats = WINDS.filter((w) => w !== seat);
+  const values = seats.map((w) => state.others[w]);
+  if (!values.every((v) => v !== undefined && v !== "" && Number.isInteger(Number(v)))) return null;
+  return Object.fromEntries(seats.map((w, i) => [w, { score: Number(values[i]) }]));
+}
+
 function saveContext() {
   const ctx = { rules: $("rules").value, ...context() };
   localStorage.setItem("mjlens.context", JSON.stringify(ctx));
@@ -276,6 +308,7 @@ async function loadRules() {
   const list = Array.isArray(data) ? data : data?.presets ?? Object.entries(data ?? {}).map(([name, p]) => ({ name, ...p }));
   state.presets = list.filter((p) => p && typeof p.name === "string");
   renderRules();
+  renderOthers();
 }
 
 function presetTitle(preset) {
@@ -320,16 +353,16 @@ function scoreRequest() {
     }
     groups.push({ id: groupId, row: 0, kind: group.kind, tiles: indices });
   }
-  return {
-    sentIds,
-    body: {
-      rules: $("rules").value,
-      options: {},
-      recognition: { tiles, groups },
-      winning_tile: winningTile,
-      context: context(),
-    },
+  const body = {
+    rules: $("rules").value,
+    options: {},
+    recognition: { tiles, groups },
+    winning_tile: winningTile,
+    context: context(),
   };
+  const players = otherPlayers();
+  if (players) body.players = players;
+  return { sentIds, body };
 }
 
 let scoreTimer = null;
@@ -362,7 +395,7 @@ async function scoreNow() {
       throw error;
     });
     if (seq !== state.scoreSeq) return; // a newer correction is on its way
-    state.score = result?.score ?? result;
+    state.score = result;
     if (!state.score?.valid && Array.isArray(state.score?.tiles)) {
       // a grouping that is not a set: the answer names the tiles concerned
       state.flagged = new Set(state.score.tiles.map((i) => request.sentIds[i]).filter((id) => id != null));
@@ -681,7 +714,7 @@ function renderPayments(score) {
 /** Italian settlement among the four players: matrix[payer][payee] and each seat's net. */
 function renderSettlement(score) {
   const matrix = score.settlement?.matrix;
-  if (!matrix || typeof matrix !== "object") return null;
+  if (!matrix || typeof matrix !== "object" || !score.settlement.losers_settled) return null;
   const seats = (score.settlement.seats ?? WINDS).filter((s) => s in matrix);
   const net = score.settlement.net ?? {};
   const head = el("tr", {}, el("th", { scope: "col" }, t("payer_payee")),
@@ -835,6 +868,7 @@ function applyLanguage(lang) {
   fillWindSelects();
   syncDiscarder();
   renderRules();
+  renderOthers();
   render();
   if (state.dialog && $("tile-dialog").open) {
     if (state.dialog.mode === "edit") openEdit(state.dialog.id);
@@ -854,7 +888,12 @@ function start() {
   $("manual-empty").addEventListener("click", onManualEmpty);
   $("add-meld").addEventListener("click", () => { const g = newGroup("meld"); state.groups.push(g); render(); openAdd(g.key); });
   $("add-bonus").addEventListener("click", () => { const g = newGroup("bonus"); state.groups.push(g); render(); openAdd(g.key); });
-  $("context").addEventListener("change", () => { syncDiscarder(); saveContext(); scheduleScore(); });
+  $("context").addEventListener("change", (event) => {
+    syncDiscarder();
+    if (event.target.id === "rules" || event.target.id === "seat_wind") renderOthers();
+    saveContext();
+    scheduleScore();
+  });
   $("context").addEventListener("submit", (e) => e.preventDefault());
   $("tile-dialog").addEventListener("close", () => { state.dialog = null; });
   $("zoom").addEventListener("click", () => { state.zoomed = !state.zoomed; applyZoom(); });
