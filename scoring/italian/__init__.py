@@ -5,6 +5,8 @@ presets with ``model = "italian"``), :func:`describe` (the rules document's
 section) and :func:`format_text` (the CLI's text output).
 """
 
+from scoring.italian.describe import describe
 from scoring.italian.request import score_italian
+from scoring.italian.text import format_text
 
-__all__ = ["score_italian"]
+__all__ = ["describe", "format_text", "score_italian"]
