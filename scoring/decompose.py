@@ -10,7 +10,6 @@ small table entries, and a session meets only a few thousand distinct ones.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from itertools import product
 from typing import Any, NamedTuple
 
@@ -59,9 +58,12 @@ class Group(NamedTuple):
         return out
 
 
-@dataclass(frozen=True, slots=True)
-class Reading:
-    """One reading of a winning hand: its form and its groups (declared melds first)."""
+class Reading(NamedTuple):
+    """One reading of a winning hand: its form and its groups (declared melds first).
+
+    Immutable like every result type; a tuple because hands have several readings
+    and the engine builds them in its inner loop.
+    """
 
     form: str
     groups: tuple[Group, ...]
@@ -206,15 +208,17 @@ def meld_groups(hand: Hand) -> tuple[Group, ...]:
                  for m in hand.melds)
 
 
-def decompose(hand: Hand) -> tuple[Reading, ...]:
+def decompose(hand: Hand, counts: Sequence[int] | None = None) -> tuple[Reading, ...]:
     """Every reading of a hand whose tiles passed :func:`scoring.hand.check_winning_hand`.
 
     An empty result means the hand is not complete. Flower-win readings are
     included whenever the bonus tiles allow them, alongside any regular reading.
+    ``counts`` may pass the concealed tiles' counts when the caller has them.
     """
     readings: list[Reading] = []
     if len(hand.concealed) == hand.tiles_expected:
-        counts = concealed_counts(hand.concealed)
+        if counts is None:
+            counts = concealed_counts(hand.concealed)
         declared = meld_groups(hand)
         readings.extend(Reading("standard", declared + split)
                         for split in standard_splits(counts))

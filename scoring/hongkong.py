@@ -13,8 +13,8 @@ are gathered in one pass over at most five groups, and the per-hand facts
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from itertools import compress
+from typing import Any, NamedTuple
 
 from scoring.decompose import Reading, concealed_counts, decompose, placements
 from scoring.errors import IllegalHand, RuleError
@@ -35,6 +35,8 @@ _SEAT_NUMBER = {w: i + 1 for i, w in enumerate(WINDS)}
 _TERMINAL_OR_HONOUR = frozenset((0, 8, 9, 17, 18, 26, *range(27, 34)))
 _TERMINAL = frozenset((0, 8, 9, 17, 18, 26))
 _NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
+_INDICES = range(34)
+_EMPTY: frozenset[int] = frozenset()
 WHITE, GREEN, RED = 31, 32, 33
 
 
@@ -166,26 +168,36 @@ def _hand_facts(hand: Hand, ctx: Context, counts: list[int]) -> Facts:
     """The parts of the facts that do not depend on the reading."""
     f = Facts()
     f.ctx = ctx
-    f.concealed = all(not m.exposed for m in hand.melds)
-    present = frozenset(i for i, c in enumerate(counts) if c)
+    f.concealed = not any(m.exposed for m in hand.melds)
+    present = frozenset(compress(_INDICES, counts))
     f.tiles_mask = present
     suits = 0
-    for s in range(3):
-        if any(counts[s * 9:s * 9 + 9]):
-            suits += 1
-            f.suit = s
+    f.suit = -1
+    if any(counts[0:9]):
+        suits = 1
+        f.suit = 0
+    if any(counts[9:18]):
+        suits += 1
+        f.suit = 1
+    if any(counts[18:27]):
+        suits += 1
+        f.suit = 2
     f.suits = suits
     f.honours = any(counts[27:34])
     f.all_honours = suits == 0
-    f.all_simples = not (present & _TERMINAL_OR_HONOUR)
+    f.all_simples = present.isdisjoint(_TERMINAL_OR_HONOUR)
     f.all_terminals = present <= _TERMINAL
     f.nine_gates = False
     if suits == 1 and not f.honours and not hand.melds:
         base = f.suit * 9
         f.nine_gates = all(counts[base + i] >= n for i, n in enumerate(_NINE_GATES))
-    f.bonus = len(hand.bonus)
-    f.flowers = frozenset(t.rank for t in hand.bonus if t.suit.value == "f")
-    f.seasons = frozenset(t.rank for t in hand.bonus if t.suit.value == "g")
+    bonus = hand.bonus
+    f.bonus = len(bonus)
+    if bonus:
+        f.flowers = frozenset(t.rank for t in bonus if t.index < 38)
+        f.seasons = frozenset(t.rank for t in bonus if t.index >= 38)
+    else:
+        f.flowers = f.seasons = _EMPTY
     f.seat_number = _SEAT_NUMBER[ctx.seat_wind]
     return f
 
@@ -244,25 +256,23 @@ def _reading_facts(f: Facts, reading: Reading, win: Tile | None) -> None:
 # --------------------------------------------------------------------------- scoring
 
 
-@dataclass(frozen=True, slots=True)
-class FoundPattern:
+class FoundPattern(NamedTuple):
     """A pattern found in the scored reading: how often, and the fan it adds in total."""
 
     rule: PatternRule
-    count: int
+    times: int
     fan: int
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.rule.id, "name": self.rule.name,
                                "name_it": self.rule.name_it, "fan": self.fan,
-                               "count": self.count}
+                               "count": self.times}
         if self.rule.limit:
             out["limit"] = True
         return out
 
 
-@dataclass(frozen=True, slots=True)
-class HKScore:
+class HKScore(NamedTuple):
     """The best reading of a hand under a fan preset, with its payments."""
 
     reading: Reading
@@ -277,30 +287,36 @@ class HKScore:
     winning_tile: Tile | None
 
 
-def _evaluate(f: Facts, rules: tuple[PatternRule, ...], flowers: bool,
-              limit_fan: int) -> tuple[tuple[tuple[PatternRule, int], ...], int, int, bool, int]:
+_Check = tuple[PatternRule, Callable[[Facts], int]]
+
+
+def _evaluate(f: Facts, checks: tuple[_Check, ...], limit_fan: int, bonus_ids: frozenset[str]
+              ) -> tuple[tuple[tuple[PatternRule, int], ...], int, int, bool, int]:
     """Patterns present after replacement; (found, fan, uncapped, limit, bonus fan)."""
     found: list[tuple[PatternRule, int]] = []
-    replaced: set[str] = set()
-    for rule in rules:
-        if flowers and rule.id not in FLOWER_WIN_PATTERNS:
-            continue
-        n = PATTERNS[rule.id](f)
+    replaced: set[str] | None = None
+    for rule, check in checks:
+        n = check(f)
         if n:
             found.append((rule, n))
             if rule.replaces:
-                replaced.update(rule.replaces)
+                if replaced is None:
+                    replaced = set(rule.replaces)
+                else:
+                    replaced.update(rule.replaces)
     if replaced:
         found = [(r, n) for r, n in found if r.id not in replaced]
-    limits = [(r, n) for r, n in found if r.limit]
-    if limits:
-        return tuple(limits), limit_fan, limit_fan, True, 0
     total = 0
     bonus = 0
+    limited = False
     for r, n in found:
+        if r.limit:
+            limited = True
         total += r.fan * n
-        if r.category == "bonus" and r.id not in FLOWER_WIN_PATTERNS:
+        if r.id in bonus_ids:
             bonus += r.fan * n
+    if limited:
+        return tuple((r, n) for r, n in found if r.limit), limit_fan, limit_fan, True, 0
     return tuple(found), min(total, limit_fan), total, total >= limit_fan, bonus
 
 
@@ -311,6 +327,11 @@ class _Scorer:
         opts = preset.options
         self.preset = preset
         self.rules = preset.patterns
+        self.checks: tuple[_Check, ...] = tuple((r, PATTERNS[r.id]) for r in self.rules)
+        self.flower_checks: tuple[_Check, ...] = tuple(
+            c for c in self.checks if c[0].id in FLOWER_WIN_PATTERNS)
+        self.bonus_ids = frozenset(r.id for r in self.rules if r.category == "bonus"
+                                   and r.id not in FLOWER_WIN_PATTERNS)
         self.limit_fan = int(opts["limit_fan"])
         self.min_fan = int(opts["min_fan"])
         self.table = payment_table(opts["payment_table"])
@@ -319,10 +340,11 @@ class _Scorer:
         self.bonus_counts = bool(opts.get("bonus_counts_for_minimum", True))
 
     def best(self, hand: Hand, ctx: Context, win: Tile | None) -> HKScore | None:
-        readings = decompose(hand)
+        counts = concealed_counts(hand.concealed)
+        readings = decompose(hand, counts)
         if not readings:
             return None
-        counts = concealed_counts(hand.concealed)
+        counts = list(counts)
         for m in hand.melds:
             for t in m.tiles:
                 counts[t.index] += 1
@@ -335,8 +357,8 @@ class _Scorer:
                 _reading_facts(f, reading, win)
             else:
                 f.form = "flowers"
-            found, fan, uncapped, limit, bonus = _evaluate(f, self.rules, flowers,
-                                                           self.limit_fan)
+            found, fan, uncapped, limit, bonus = _evaluate(
+                f, self.flower_checks if flowers else self.checks, self.limit_fan, self.bonus_ids)
             counted = fan if self.bonus_counts or limit else fan - bonus
             key = (counted >= self.min_fan, limit, fan, uncapped)
             if best_key is None or key > best_key:
@@ -365,6 +387,8 @@ class _Scorer:
         * a never-seen tile discarded with 5 or fewer tiles left in the wall.
         """
         exposed = [m for m in hand.melds if m.exposed]
+        if len(exposed) < 2 and not ctx.winning_tile_unseen:
+            return None, None  # every rule needs two exposed sets or a never-seen tile
         discard = None if self_drawn else ctx.discarder
         if reading.form == "standard":
             suits = {t.suit for t in hand.concealed} | {m.first.suit for m in hand.melds}
@@ -401,6 +425,21 @@ class _Scorer:
         return None, None
 
 
+_SCORERS: dict[int, tuple[Preset, _Scorer]] = {}
+
+
+def _scorer(preset: Preset) -> _Scorer:
+    """One scorer per preset object (presets are cached, so this is per rule set)."""
+    hit = _SCORERS.get(id(preset))
+    if hit is not None and hit[0] is preset:
+        return hit[1]
+    if len(_SCORERS) > 512:
+        _SCORERS.clear()
+    scorer = _Scorer(preset)
+    _SCORERS[id(preset)] = (preset, scorer)
+    return scorer
+
+
 def _candidates(hand: Hand) -> list[Tile]:
     """Winning tiles to try when the request does not say which tile won."""
     seen: list[Tile] = []
@@ -417,7 +456,7 @@ def score_hk(hand: Hand, ctx: Context, preset: Preset) -> HKScore:
     best result for the winner is kept (the caller reports the assumption).
     """
     check_winning_hand(hand)
-    scorer = _Scorer(preset)
+    scorer = _scorer(preset)
     if len(hand.concealed) == hand.tiles_expected - 1 and not flower_win_possible(hand):
         w = waits(hand)
         if w:

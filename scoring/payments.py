@@ -11,8 +11,7 @@ can pick them: ``seed`` (the seed document's table), ``half-spicy`` and
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from scoring.errors import RuleError
 
@@ -73,8 +72,7 @@ def base_amount(fan: int, limit: bool, limit_fan: int, table: Sequence[float],
     return table[min(row, len(table) - 1)] * stake
 
 
-@dataclass(frozen=True, slots=True)
-class Payments:
+class Payments(NamedTuple):
     """Amounts paid to the winner by each other seat, and who (if anyone) was liable."""
 
     by_seat: Mapping[str, float]

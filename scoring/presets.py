@@ -15,10 +15,11 @@ know stay available in :attr:`Preset.data` for that model's own use.
 from __future__ import annotations
 
 import importlib
+import json
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from types import MappingProxyType
 from typing import Any
@@ -173,6 +174,28 @@ def _check_option(key: str, default: Any, value: Any, model: str) -> Any:
 
 
 def load_preset(name: str, options: Mapping[str, Any] | None = None) -> Preset:
+    """Load ``scoring/presets/<name>.toml`` and apply ``options`` overrides (cached).
+
+    See :func:`build_preset`; the same name and options give the same object,
+    so the API pays for reading and checking a preset once.
+    """
+    if not isinstance(name, str):
+        raise RuleError(f"\"rules\" must be a preset name, got {name!r}", code="unknown_rules")
+    if not options:
+        return _cached(name.strip().lower(), "")
+    try:
+        key = json.dumps(options, sort_keys=True)
+    except (TypeError, ValueError) as exc:
+        raise RuleError(f"\"options\" must be a JSON object, got {options!r}") from exc
+    return _cached(name.strip().lower(), key)
+
+
+@lru_cache(maxsize=256)
+def _cached(name: str, options_json: str) -> Preset:
+    return build_preset(name, json.loads(options_json) if options_json else None)
+
+
+def build_preset(name: str, options: Mapping[str, Any] | None = None) -> Preset:
     """Load ``scoring/presets/<name>.toml`` and apply ``options`` overrides.
 
     ``options`` keys are the file's ``[options]`` names, or ``fan.<pattern>``

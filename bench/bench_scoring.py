@@ -1,0 +1,147 @@
+"""Benchmark: microseconds to score one hand under the Hong Kong presets, in one process.
+
+A fixed, seeded set of winning hands (at least 1,000; about half ambiguous:
+runs like 111222333, 112233, 2223334 that read several ways) is scored
+repeatedly; the median over the repeats is printed per hand. Two figures:
+
+* ``engine``: :func:`scoring.hongkong.score_hk` on parsed hands (what the API
+  pays per photo after parsing), and
+* ``request``: :func:`scoring.score.score_request` on the JSON dicts (parsing,
+  validation, scoring and the JSON response).
+
+No whole-hand result is cached between repeats; the per-suit split tables are
+(that is the technique), and the first, cold pass is reported too.
+
+Run: ``python3 bench/bench_scoring.py [--hands 2000] [--repeats 7] [--rules hk-a]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from typing import Any
+
+from scoring import decompose as decompose_module
+from scoring.hand import context_from_json, hand_from_json
+from scoring.hongkong import score_hk
+from scoring.presets import load_preset
+from scoring.score import score_request
+from scoring.tiles import PLAYING_TILES, WINDS, format_tiles
+
+AMBIGUOUS_RUNS: tuple[tuple[int, ...], ...] = (
+    (0, 0, 0, 1, 1, 1, 2, 2, 2),  # 111222333: three pungs or three chows
+    (0, 0, 1, 1, 2, 2),            # 112233: two chows (or pairs)
+    (0, 0, 0, 1, 2),               # 11123: pung + ... or pair + chow
+    (0, 1, 1, 1, 2),               # 12223
+    (1, 1, 1, 2, 2, 2, 3, 3, 3),   # 222333444
+    (0, 0, 0, 0, 1, 2),            # 111123: kong-like four in hand
+)
+
+
+def _random_hand(rng: random.Random) -> dict[str, Any]:
+    """One winning hand as a JSON request, built from sets so that it always wins."""
+    while True:
+        counts = [0] * 34
+        groups: list[tuple[str, int]] = []
+        if rng.random() < 0.5:
+            base = rng.choice((0, 9, 18))
+            start = rng.randrange(0, 3) if rng.random() < 0.5 else 0
+            run = rng.choice(AMBIGUOUS_RUNS)
+            for r in run:
+                counts[base + start + r] += 1
+            sets_needed = 4 - len(run) // 3
+            pair_needed = len(run) % 3 != 2
+            groups.append(("run", -1))
+        else:
+            sets_needed, pair_needed = 4, True
+        ok = True
+        for _ in range(sets_needed):
+            if rng.random() < 0.55:
+                suit = rng.choice((0, 9, 18))
+                t = suit + rng.randrange(7)
+                kind = "chow"
+                need = (t, t + 1, t + 2)
+            else:
+                t = rng.randrange(34)
+                kind = "pung"
+                need = (t, t, t)
+            for i in need:
+                counts[i] += 1
+            groups.append((kind, t))
+        if pair_needed:
+            p = rng.randrange(34)
+            counts[p] += 2
+        if any(c > 4 for c in counts) or not ok:
+            continue
+        tiles = [PLAYING_TILES[i] for i, c in enumerate(counts) for _ in range(c)]
+        melds: list[dict[str, Any]] = []
+        # Declare up to two of the plain sets as exposed melds.
+        for kind, t in groups[-2:]:
+            if kind in ("chow", "pung") and rng.random() < 0.3:
+                meld_tiles = [PLAYING_TILES[i] for i in ((t, t + 1, t + 2) if kind == "chow"
+                                                          else (t, t, t))]
+                for mt in meld_tiles:
+                    tiles.remove(mt)
+                melds.append({"kind": kind, "tiles": format_tiles(meld_tiles), "exposed": True})
+        seat = rng.choice(WINDS)
+        self_drawn = rng.random() < 0.4
+        context: dict[str, Any] = {"seat_wind": seat, "round_wind": rng.choice(WINDS),
+                                   "self_drawn": self_drawn}
+        if not self_drawn:
+            context["discarder"] = rng.choice([w for w in WINDS if w != seat])
+        bonus = rng.sample(["1f", "2f", "3f", "4f", "1g", "2g", "3g", "4g"], rng.randrange(3))
+        return {"hand": {"concealed": format_tiles(sorted(tiles)), "melds": melds,
+                         "bonus": bonus, "winning_tile": rng.choice(tiles).code},
+                "context": context}
+
+
+def fixed_hands(n: int, seed: int = 20261130) -> list[dict[str, Any]]:
+    rng = random.Random(seed)
+    return [_random_hand(rng) for _ in range(n)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=2000)
+    parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--rules", default="hk-a")
+    args = parser.parse_args(argv)
+    requests = fixed_hands(args.hands)
+    for r in requests:
+        r["rules"] = args.rules
+    preset = load_preset(args.rules)
+    parsed = [(hand_from_json(r["hand"]), context_from_json(r["context"])) for r in requests]
+    ambiguous = sum(1 for h, _ in parsed if len(decompose_module.decompose(h)) > 1)
+    decompose_module._SPLITS.clear()
+
+    t0 = time.process_time()
+    for hand, ctx in parsed:
+        score_hk(hand, ctx, preset)
+    cold = (time.process_time() - t0) / len(parsed) * 1e6
+
+    engine: list[float] = []
+    full: list[float] = []
+    for _ in range(args.repeats):
+        t0 = time.process_time()
+        for hand, ctx in parsed:
+            score_hk(hand, ctx, preset)
+        engine.append((time.process_time() - t0) / len(parsed) * 1e6)
+        t0 = time.process_time()
+        for r in requests:
+            score_request(r)
+        full.append((time.process_time() - t0) / len(requests) * 1e6)
+    print(f"{len(parsed)} hands ({ambiguous} with more than one reading), rules {args.rules}, "
+          f"median of {args.repeats} repeats, Python {sys.version.split()[0]}")
+    print(f"engine  (score_hk on parsed hands):   {statistics.median(engine):7.1f} us/hand "
+          f"(first cold pass {cold:.1f})")
+    print(f"request (score_request on JSON dicts): {statistics.median(full):7.1f} us/hand")
+    print(f"reproduce: python3 bench/bench_scoring.py --hands {args.hands} "
+          f"--repeats {args.repeats} --rules {args.rules}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
