@@ -365,3 +365,28 @@ def test_italian_rules_show_points_doubles_and_the_settlement(phone: Page) -> No
     nets = [int(v) for v in settlement.locator("tr.net td").all_inner_texts()]
     assert sum(nets) == 0 and nets[1] > 0, nets  # the winner (South) gains what the others lose
     shot(phone, "italian-settlement-phone")
+
+
+def test_every_string_has_an_italian_translation(phone: Page) -> None:
+    missing = phone.evaluate("""async () => {
+        const { STRINGS } = await import('/static/i18n.js');
+        const en = Object.keys(STRINGS.en), it = Object.keys(STRINGS.it);
+        return { noIt: en.filter(k => !it.includes(k)), noEn: it.filter(k => !en.includes(k)) };
+    }""")
+    assert missing == {"noIt": [], "noEn": []}
+    # and every key the HTML uses exists
+    keys = phone.evaluate("""async () => {
+        const { STRINGS } = await import('/static/i18n.js');
+        return [...document.querySelectorAll('[data-i18n]')].map(e => e.dataset.i18n)
+            .filter(k => !(k in STRINGS.en));
+    }""")
+    assert keys == []
+
+
+def test_a_typing_mistake_is_named(phone: Page) -> None:
+    type_hand(phone, "123m456m 78x")
+    error = phone.locator("#error")
+    expect(error).to_be_visible()
+    expect(error).to_contain_text("'78x' is not a tile")
+    expect(phone.locator("#manual-text")).to_have_attribute("aria-invalid", "true")
+    expect(phone.locator("#hand")).to_be_hidden()
