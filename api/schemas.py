@@ -155,7 +155,7 @@ class Pattern(BaseModel):
     model_config = _OPEN
     name: str
     name_it: str | None = None
-    fan: int | None = None
+    fan: int | float | str | None = None
 
 
 class ScoreResponse(BaseModel):
