@@ -390,3 +390,31 @@ def test_a_typing_mistake_is_named(phone: Page) -> None:
     expect(error).to_contain_text("'78x' is not a tile")
     expect(phone.locator("#manual-text")).to_have_attribute("aria-invalid", "true")
     expect(phone.locator("#hand")).to_be_hidden()
+
+
+def _axe_violations(page: Page) -> list[str]:
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page, options={"resultTypes": ["violations"],
+                                       "runOnly": ["wcag2a", "wcag2aa", "best-practice"]})
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} -> "
+        + "; ".join(n["target"][0] if n["target"] else "?" for n in v["nodes"][:4])
+        for v in results.response["violations"]
+    ]
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_axe_finds_no_accessibility_violations(browser: Browser, base_url: str, lang: str) -> None:
+    """axe-core (WCAG 2 A/AA and best practices, contrast included) on a scored hand."""
+    pytest.importorskip("axe_playwright_python", reason="axe-playwright-python (test extra)")
+    page = _open(browser, base_url, PHONE, lang=lang)
+    page.locator("#lang").select_option(lang)
+    page.locator("#rules").select_option("italian")
+    type_hand(page, "123m456m789p234s5p | 555z")
+    wait_scored(page)
+    assert _axe_violations(page) == []
+    page.locator("#groups .tile[data-id]").first.click()  # the tile dialog, open
+    expect(page.locator("#tile-dialog")).to_be_visible()
+    assert _axe_violations(page) == []
+    page.context.close()
