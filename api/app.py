@@ -50,7 +50,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.recognizer = Recognizer(settings)
     install_error_handlers(app)
     app.include_router(router)
-    app.add_middleware(BodyLimitMiddleware, limit=settings.max_body_bytes)
+    app.add_middleware(BodyLimitMiddleware, upload_limit=settings.max_body_bytes,
+                       json_limit=settings.max_json_bytes)
     if settings.cors_origin_list:
         app.add_middleware(
             CORSMiddleware, allow_origins=settings.cors_origin_list,

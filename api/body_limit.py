@@ -26,11 +26,12 @@ def _too_large(limit: int, content_type: str) -> ApiError:
 
 
 class BodyLimitMiddleware:
-    """Cap every request body at ``limit`` bytes (413 ``image_too_large``)."""
+    """Cap multipart bodies (photos) at ``upload_limit`` bytes and all others at ``json_limit``."""
 
-    def __init__(self, app: ASGIApp, *, limit: int) -> None:
+    def __init__(self, app: ASGIApp, *, upload_limit: int, json_limit: int) -> None:
         self.app = app
-        self.limit = limit
+        self.upload_limit = upload_limit
+        self.json_limit = json_limit
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -39,6 +40,7 @@ class BodyLimitMiddleware:
         headers = Headers(scope=scope)
         length = headers.get("content-length")
         content_type = headers.get("content-type", "").lower()
+        limit = self.upload_limit if content_type.startswith("multipart/") else self.json_limit
         if length is not None:
             try:
                 declared = int(length)
@@ -48,12 +50,11 @@ class BodyLimitMiddleware:
                 response = error_response(ApiError("bad_request", "Invalid Content-Length."))
                 await response(scope, receive, send)
                 return
-            if declared > self.limit:
-                await error_response(_too_large(self.limit, content_type))(scope, receive, send)
+            if declared > limit:
+                await error_response(_too_large(limit, content_type))(scope, receive, send)
                 return
 
         received = 0
-        limit = self.limit
 
         async def counting_receive() -> Message:
             nonlocal received
