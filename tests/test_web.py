@@ -251,7 +251,15 @@ def test_enter_a_hand_without_a_photo(phone: Page) -> None:
     text = score_text(phone)
     assert re.search(r"Mahjong!\s+\d+ fan", text), text
     expect(phone.locator("#score .patterns tbody tr").first).to_be_visible()
+    assert "No winning tile marked" in text
     shot(phone, "manual-scored-phone")
+
+    # mark the real winning tile: the 5p just drawn
+    phone.locator("#groups .tile[data-code='5p']").last.click()
+    phone.get_by_role("button", name="This is the winning tile").click()
+    expect(phone.locator("#groups .tile.winning")).to_have_count(1)
+    expect(phone.locator("#score-body")).to_contain_text("Winning tile: ")
+    expect(phone.locator("#score-body")).to_contain_text("5 dots")
 
 
 def test_regroup_a_meld_changes_the_score(phone: Page) -> None:
