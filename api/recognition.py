@@ -93,6 +93,17 @@ class Recognizer:
         self._slots: anyio.Semaphore | None = None
         self._limiter: anyio.CapacityLimiter | None = None
         self._waiting = 0
+        self._running = 0
+
+    @property
+    def running(self) -> int:
+        """Recognitions in progress in this process (for health checks and tests)."""
+        return self._running
+
+    @property
+    def waiting(self) -> int:
+        """Uploads waiting for a free slot."""
+        return self._waiting
 
     def _busy(self, why: str) -> ApiError:
         retry = max(1, math.ceil(self.settings.queue_timeout_s / 4))
@@ -108,7 +119,7 @@ class Recognizer:
         if self._slots is None or self._limiter is None:
             self._slots = anyio.Semaphore(self.settings.max_concurrent_recognitions)
             self._limiter = anyio.CapacityLimiter(self.settings.max_concurrent_recognitions)
-        if self._waiting >= self.settings.max_queued_recognitions:
+        if self._slots.value == 0 and self._waiting >= self.settings.max_queued_recognitions:
             raise self._busy("too many photos are waiting")
         self._waiting += 1
         try:
@@ -118,11 +129,13 @@ class Recognizer:
             self._waiting -= 1
         if scope.cancelled_caught:
             raise self._busy("no recognition slot became free in time")
+        self._running += 1
         try:
             return await anyio.to_thread.run_sync(
                 self._read_and_recognize, upload, annotate, limiter=self._limiter
             )
         finally:
+            self._running -= 1
             self._slots.release()
 
     def _read_and_recognize(self, upload: BinaryIO, annotate: bool) -> RecognizedPhoto:

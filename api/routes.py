@@ -35,6 +35,7 @@ from api.schemas import (
     ScoreResponse,
 )
 from api.settings import Settings
+from scoring.errors import ScoringError
 
 router = APIRouter()
 
@@ -79,7 +80,10 @@ def _all_presets() -> list[dict[str, Any]]:
 
     out = []
     for name in list_presets():
-        preset = load_preset(name)
+        try:
+            preset = load_preset(name)
+        except ScoringError as exc:  # a shipped preset that does not load is our bug
+            raise RuntimeError(f"preset {name!r} does not load: {exc}") from exc
         data = _plain(preset)
         if not isinstance(data, dict):
             data = {"value": data}
@@ -93,8 +97,9 @@ def _all_presets() -> list[dict[str, Any]]:
 
 def _plain(value: Any) -> Any:
     """Presets as JSON: dataclasses, mappings and tuples become objects and lists."""
-    if hasattr(value, "to_dict") and callable(value.to_dict):
-        return _plain(value.to_dict())
+    for method in ("to_dict", "to_json"):
+        if callable(getattr(value, method, None)):
+            return _plain(getattr(value, method)())
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, Mapping):
