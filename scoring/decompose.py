@@ -140,7 +140,10 @@ def split_suit(counts: tuple[int, ...], base: int) -> _Split:
         if sum(counts) % 3 == 1:
             hit = ()
         else:
-            hit = tuple(_search(list(counts), 0, base, base < 27, False))
+            # Taking a chow then a pung at the same tile finds the pung-then-chow
+            # reading again; keep each multiset of groups once.
+            found = _search(list(counts), 0, base, base < 27, False)
+            hit = tuple(dict.fromkeys(tuple(sorted(r)) for r in found))
         _SPLITS[key] = hit
     return hit
 
