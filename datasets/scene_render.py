@@ -66,8 +66,8 @@ def background(rng: np.random.Generator, w: int, h: int, kind: str, cache: Path)
     """A table surface of the given kind at the output size (RGB uint8)."""
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     if kind == "kde":
-        # the table-like ones (the landscape and Egyptian pictures are not tables)
-        names = ("default", "summerfield", "wood_light")
+        # the table-like ones (the landscape, berries and Egyptian pictures are not tables)
+        names = ("default", "wood_light")
         img = _kde_background(str(rng.choice(names)), cache)
         if img is not None:
             return cv2.resize(img, (w, h), interpolation=cv2.INTER_LINEAR)

@@ -30,6 +30,9 @@ WORK_SIDE = 1000
 """Longest side of the working copy (pixels): tiles stay >= ~25 px wide in a hand photo."""
 FACE_ASPECT = 0.75
 """Width / height of an upright tile face (typical sets: 0.68-0.8)."""
+SEAM_PERCENTILE = 93.0
+"""A column is a seam when this share of it is dark: ink (even a bamboo stick) leaves
+the face's margins light, a seam runs from edge to edge."""
 MIN_TILE_PX = 10
 """A face narrower than this (working pixels) is noise, not a tile."""
 
@@ -47,6 +50,7 @@ class TileQuad:
     blob: int  # index of the run of touching tiles the quad was cut from
     line: int  # row within the blob (grids have several)
     sideways: bool  # a face wider than tall (a turned tile in a meld)
+    face_down: bool = False  # the tile's back, beside a run of faces (a concealed kong)
 
     @property
     def centre(self) -> np.ndarray:
@@ -78,7 +82,14 @@ class Segmentation:
 
 
 def face_mask(img: np.ndarray) -> np.ndarray:
-    """Light, unsaturated pixels that differ from the table (uint8 0/255).
+    """Light, unsaturated pixels that differ from the table (uint8 0/255)."""
+    return _face_mask(img)[0]
+
+
+def _face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The face mask and the table's colours (Lab cluster centres, k x 3).
+
+    Light, unsaturated pixels that differ from the table (uint8 0/255).
 
     The table's colours are learnt from the photo's border; when the border is
     itself mostly tile faces (a close-up of a set) that step is skipped.
@@ -94,31 +105,46 @@ def face_mask(img: np.ndarray) -> np.ndarray:
     b = max(2, min(h, w) // 40)
     border = np.concatenate([white[:b].ravel(), white[-b:].ravel(),
                              white[:, :b].ravel(), white[:, -b:].ravel()])
-    # a pale table (paper, light wood) sets the bar: faces are lighter than the table
-    table_thr = max(thr, float(np.percentile(border, 95)) + 12)
-    mask = (white > table_thr).astype(np.uint8) * 255
+    # A pale table (paper, light wood) sets the bar: faces are lighter than the table
+    # near them. The table's lightness is fitted as a plane over the border, since
+    # light falls off across a photo.
+    ys, xs = np.mgrid[0:h, 0:w]
+    ring_xy = np.concatenate([
+        np.c_[xs[:b].ravel(), ys[:b].ravel()], np.c_[xs[-b:].ravel(), ys[-b:].ravel()],
+        np.c_[xs[:, :b].ravel(), ys[:, :b].ravel()], np.c_[xs[:, -b:].ravel(), ys[:, -b:].ravel()],
+    ]).astype(np.float32)
+    design = np.c_[ring_xy / max(h, w), np.ones(len(ring_xy))]
+    coef, *_ = np.linalg.lstsq(design, border.astype(np.float32), rcond=None)
+    spread = float(np.percentile(border - design @ coef, 95))
+    plane = (xs * (coef[0] / max(h, w)) + ys * (coef[1] / max(h, w)) + coef[2]).astype(np.float32)
+    mask = ((white > thr) & (white > plane + spread + 12)).astype(np.uint8) * 255
     if mask.mean() < 0.005 * 255:  # the border is tiles: a close-up of a set
         mask = (white > thr).astype(np.uint8) * 255
-    del border
-    if True:
-        lab = cv2.cvtColor(img, cv2.COLOR_RGB2LAB).astype(np.float32)
-        ring = np.concatenate([lab[:b].reshape(-1, 3), lab[-b:].reshape(-1, 3),
-                               lab[:, :b].reshape(-1, 3), lab[:, -b:].reshape(-1, 3)])
-        ring = ring[:: max(1, len(ring) // 4000)]
-        k = 4
-        crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
-        _, _, centres = cv2.kmeans(ring, k, None, crit, 2, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload]
-        d = np.full(mask.shape, np.inf, np.float32)
-        weight = np.array([0.5, 1.0, 1.0], np.float32)  # lightness varies with light
-        for c in centres:
-            d = np.minimum(d, np.sqrt((((lab - c) * weight) ** 2).sum(-1)))
-        table_like = d < 12
-        kept = mask & ~(table_like * np.uint8(255))
-        # When the border is tiles (a close-up of a set), the "table" colours are the
-        # faces' own: removing them would remove every tile, so keep the plain mask.
-        if kept.sum() > 0.15 * mask.sum():
-            mask = kept
-    return mask
+    lab = cv2.cvtColor(img, cv2.COLOR_RGB2LAB).astype(np.float32)
+    ring = np.concatenate([lab[:b].reshape(-1, 3), lab[-b:].reshape(-1, 3),
+                           lab[:, :b].reshape(-1, 3), lab[:, -b:].reshape(-1, 3)])
+    ring = ring[:: max(1, len(ring) // 4000)]
+    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
+    _, _, centres = cv2.kmeans(ring, 4, None, crit, 2,  # type: ignore[call-overload]
+                               cv2.KMEANS_PP_CENTERS)
+    d = _table_distance(lab, centres)
+    kept = mask & ~((d < 12) * np.uint8(255))
+    # When the border is tiles (a close-up of a set), the "table" colours are the
+    # faces' own: removing them would remove every tile, so keep the plain mask.
+    if kept.sum() > 0.15 * mask.sum():
+        mask = kept
+    return mask, np.asarray(centres, np.float32)
+
+
+def _table_distance(lab: np.ndarray, centres: np.ndarray,
+                    weight: tuple[float, float, float] = (0.5, 1.0, 1.0)) -> np.ndarray:
+    """Distance of each Lab pixel to the nearest table colour (lightness counts half:
+    it is what light and shadow change)."""
+    wv = np.array(weight, np.float32)
+    d = np.full(lab.shape[:-1], np.inf, np.float32)
+    for c in centres:
+        d = np.minimum(d, np.sqrt((((lab - c) * wv) ** 2).sum(-1)))
+    return d
 
 
 def _blobs(mask: np.ndarray) -> list[np.ndarray]:
@@ -148,8 +174,8 @@ def seam_profile(gray: np.ndarray, mask: np.ndarray, axis: int) -> np.ndarray:
     """
     g, m = (gray, mask) if axis == 0 else (gray.T, mask.T)
     h = g.shape[0]
-    lo, hi = int(h * 0.1), max(int(h * 0.9), int(h * 0.1) + 1)
-    ceiling = masked_percentile(g[lo:hi], m[lo:hi] > 0, 80)
+    lo, hi = int(h * 0.04), max(int(h * 0.96), int(h * 0.04) + 1)
+    ceiling = masked_percentile(g[lo:hi], m[lo:hi] > 0, SEAM_PERCENTILE)
     # seams are narrow: compare with the brightest column a few pixels away, so that
     # broad ink (a wide character) does not look like a seam
     win = max(5, g.shape[0] // 6) | 1
@@ -182,7 +208,7 @@ def estimate_pitch(strength: np.ndarray, lo: float, hi: float, prior: float) -> 
         return prior
     ac = full / full[0]
     lags = np.arange(lo_i, hi_i)
-    score = ac[lo_i:hi_i] * np.exp(-0.5 * (np.log(lags / prior) / 0.25) ** 2) ** 0.3
+    score = ac[lo_i:hi_i] * np.exp(-0.5 * (np.log(lags / prior) / 0.2) ** 2)
     best = int(lags[int(np.argmax(score))])
     if ac[best] < 0.1:
         return prior
@@ -303,7 +329,9 @@ def _upright_strip(gray: np.ndarray, blob_mask: np.ndarray, contour: np.ndarray,
         return rough
     cols = np.arange(x0 + (x1 - x0) // 10, x1 - (x1 - x0) // 10)
     cols = cols[m[:, cols].any(axis=0)]
-    rows = np.arange(y0 + (y1 - y0) // 8, y1 - (y1 - y0) // 8)
+    # the ends are fitted on the middle of the band, which a turned tile at the end
+    # of a meld covers too (its face is lower than the others, bottoms aligned)
+    rows = np.arange(y0 + 3 * (y1 - y0) // 10, y1 - 3 * (y1 - y0) // 10)
     rows = rows[m[rows].any(axis=1)]
     if len(cols) < 3 or len(rows) < 3:
         return rough
@@ -311,11 +339,19 @@ def _upright_strip(gray: np.ndarray, blob_mask: np.ndarray, contour: np.ndarray,
     bots = m.shape[0] - 1 - np.argmax(m[::-1, cols], axis=0)
     lefts = np.argmax(m[rows], axis=1)
     rights = m.shape[1] - 1 - np.argmax(m[rows, ::-1], axis=1)
+    # the long edges are fitted on the columns of full-height faces only: a turned
+    # tile's face is shorter, and would pull one edge towards the middle
+    full = (bots - tops) >= 0.9 * np.percentile(bots - tops, 95)
+    if full.sum() >= 3:
+        cols, tops, bots = cols[full], tops[full], bots[full]
     lines = (_fit_line(np.c_[cols, tops]), _fit_line(np.c_[rights, rows]),
              _fit_line(np.c_[cols, bots + 1]), _fit_line(np.c_[lefts, rows]))
     if any(ln is None for ln in lines):
         return rough
     top, right, bot, left = lines
+    for end in (right, left):  # the ends of a row are across it, never along it
+        if abs(end[1][0]) > np.sin(np.deg2rad(35)) * np.linalg.norm(end[1]):  # type: ignore[index]
+            return rough
     corners = [_intersect(top, left), _intersect(top, right),  # type: ignore[arg-type]
                _intersect(bot, right), _intersect(bot, left)]  # type: ignore[arg-type]
     if any(c is None for c in corners):
@@ -374,8 +410,8 @@ def _cut_strip(strip: _Strip) -> tuple[list[tuple[np.ndarray, int, bool]], float
     col_s = seam_profile(g, m, 0)
     row_s = seam_profile(g, m, 1)
     # columns: the pitch is about FACE_ASPECT x the height of one row of faces
-    pitch_x = estimate_pitch(col_s, 0.45 * min(height, 1.2 * (x1 - x0)),
-                             min(1.05 * height, x1 - x0), FACE_ASPECT * height)
+    pitch_x = estimate_pitch(col_s, 0.55 * min(height, 1.2 * (x1 - x0)),
+                             min(0.95 * height, x1 - x0), FACE_ASPECT * height)
     rows = [(y0, y1)]
     seam_score: list[float] = []
     if height > 1.75 * pitch_x:  # taller than one row of faces: a grid
@@ -391,19 +427,24 @@ def _cut_strip(strip: _Strip) -> tuple[list[tuple[np.ndarray, int, bool]], float
         band_m = m[ra:rb]
         row_h = rb - ra
         cols = band_m.sum(axis=0) / 255.0
-        bx0, bx1 = _extent(band_m, 0)
+        # the run's ends: columns at least half a face high (a pale side below a
+        # tile's dark back is lower than that)
+        bx0, bx1 = _extent((cols >= 0.45 * row_h)[None, :], 0)
         if bx1 - bx0 < MIN_TILE_PX:
             continue
         band_s = seam_profile(g[ra:rb], band_m, 0)
         full_h = np.percentile(cols[bx0:bx1], 90)
-        wide = (cols < 0.87 * full_h).astype(np.float64) if len(rows) == 1 else None
-        cuts = split_1d(band_s, bx0, bx1, pitch_x, wide, row_h if wide is not None else 0.0)
+        # a turned tile is only ever in a meld: a short run of its own
+        short = (bx1 - bx0) < 5.5 * pitch_x
+        wide = (cols < 0.87 * full_h).astype(np.float64) if len(rows) == 1 and short else None
         sn = _normalised(band_s, bx0, bx1)
+        cuts = _best_division(band_s, sn, bx0, bx1, pitch_x, wide,
+                              row_h if wide is not None else 0.0)
         for a, b in zip(cuts[:-1], cuts[1:], strict=True):
             if b - a < MIN_TILE_PX * 0.7:
                 continue
             seg = band_m[:, a:b] > 0
-            ys = np.nonzero(seg.any(axis=1))[0]
+            ys = np.nonzero(seg.mean(axis=1) > 0.3)[0]
             if ys.size == 0:
                 continue
             top, bot = ra + ys[0], ra + ys[-1] + 1
@@ -423,11 +464,98 @@ def _cut_strip(strip: _Strip) -> tuple[list[tuple[np.ndarray, int, bool]], float
     return quads, seams - 3 * aspect_err
 
 
+def _best_division(strength: np.ndarray, sn: np.ndarray, start: int, end: int, pitch: float,
+                   wide: np.ndarray | None, wide_pitch: float) -> list[int]:
+    """Cuts of one run of faces, trying the tile counts near ``length / pitch``.
+
+    The pitch from the seams' period can be off by a tenth (blur, few seams),
+    and that is a tile too many over a long row; the count whose cuts sit on the
+    strongest seams wins."""
+    n_est = (end - start) / pitch
+    best: tuple[float, list[int]] | None = None
+    for n in range(max(1, int(n_est * 0.85)), int(np.ceil(n_est * 1.15)) + 1):
+        p = (end - start) / n
+        cuts = split_1d(strength, start, end, p, wide, wide_pitch)
+        inner = cuts[1:-1]
+        fit = float(np.mean(sn[inner])) if inner else 0.35
+        fit -= 0.6 * abs(np.log(p / pitch))
+        if best is None or fit > best[0]:
+            best = (fit, cuts)
+    assert best is not None
+    return best[1]
+
+
 def _normalised(strength: np.ndarray, start: int, end: int) -> np.ndarray:
     """Seam strength relative to the strong seams inside ``[start, end)`` (edges excluded)."""
     inner = strength[start + 3: end - 3]
     top = float(np.percentile(inner, 98)) if inner.size else 0.0
     out: np.ndarray = np.clip(strength / (top + 1e-6), 0, 1) if top > 0 else strength * 0
+    return out
+
+
+def _with_face_down(cut: list[tuple[np.ndarray, int, bool]], strip: _Strip, lab: np.ndarray,
+                    table: np.ndarray, mask: np.ndarray,
+                    ) -> list[tuple[np.ndarray, int, bool, bool]]:
+    """Add the face-down tiles that continue a run of faces at either end.
+
+    A tile's back is neither face nor table: one plain colour, the size of a
+    face, right where the next tile of the run would be (a concealed kong shows
+    two backs at its ends, or two in the middle between two runs).
+    """
+    out: list[tuple[np.ndarray, int, bool, bool]] = [(c, ln, sw, False) for c, ln, sw in cut]
+    upright = [c for c, _, sw in cut if not sw] or [c for c, _, _ in cut]
+    pitch = float(np.median([c[1, 0] - c[0, 0] for c in upright]))
+    top = float(np.median([c[0, 1] for c in upright]))
+    bot = float(np.median([c[2, 1] for c in upright]))
+    h, w = mask.shape
+    for direction in (-1, 1):
+        edge = min(c[0, 0] for c, _, _ in cut) if direction < 0 else max(c[1, 0] for c, _, _ in cut)
+        for _ in range(2):
+            a, b = (edge - pitch, edge) if direction < 0 else (edge, edge + pitch)
+            corners = np.array([[a, top], [b, top], [b, bot], [a, bot]], np.float64)
+            hom = np.c_[corners, np.ones(4)] @ strip.to_image.T
+            quad = hom[:, :2] / hom[:, 2:3]
+            if not _looks_face_down(quad, lab, table, mask):
+                break
+            out.append((corners, cut[0][1], False, True))
+            edge = a if direction < 0 else b
+    out.sort(key=lambda t: float(t[0][0, 0]))
+    return out
+
+
+def _looks_face_down(quad: np.ndarray, lab: np.ndarray, table: np.ndarray,
+                     mask: np.ndarray) -> bool:
+    h, w = mask.shape
+    if quad[:, 0].min() < 0 or quad[:, 1].min() < 0 or quad[:, 0].max() >= w or (
+            quad[:, 1].max() >= h):
+        return False
+    centre = quad.mean(axis=0)
+    inner = (centre + 0.7 * (quad - centre)).astype(np.int32)  # away from the seams
+    region = np.zeros(mask.shape, np.uint8)
+    cv2.fillConvexPoly(region, inner, 255)
+    sel = region > 0
+    if sel.sum() < MIN_TILE_PX * MIN_TILE_PX / 2:
+        return False
+    if (mask[sel] > 0).mean() > 0.2:
+        return False  # a face, not a back
+    px = lab[sel]
+    chroma_dist = _table_distance(px[None], table, (0.0, 1.0, 1.0))[0]
+    if np.median(chroma_dist) < 10 or (chroma_dist < 6).mean() > 0.2:
+        return False  # the table (or its shadow) shows there
+    return bool(px.std(axis=0)[1:].max() < 8 and px[:, 0].std() < 18)  # one plain colour
+
+
+def _drop_duplicates(quads: list[TileQuad]) -> list[TileQuad]:
+    """A back found from both sides of a concealed kong is one tile."""
+    out: list[TileQuad] = []
+    for q in quads:
+        dup = False
+        for o in out:
+            if np.linalg.norm(q.centre - o.centre) < 0.35 * min(q.width, o.width):
+                dup = True
+                break
+        if not dup:
+            out.append(q)
     return out
 
 
@@ -442,7 +570,8 @@ def segment(image: np.ndarray, *, work_side: int = WORK_SIDE) -> Segmentation:
                        interpolation=cv2.INTER_AREA) if scale < 1 else image
     sh, sw = small.shape[:2]
     gray = cv2.cvtColor(small, cv2.COLOR_RGB2GRAY)
-    mask = face_mask(small)
+    mask, table = _face_mask(small)
+    lab = cv2.cvtColor(small, cv2.COLOR_RGB2LAB).astype(np.float32)
     quads: list[TileQuad] = []
     for bi, contour in enumerate(_blobs(mask)):
         blob_mask = np.zeros_like(mask)
@@ -457,10 +586,16 @@ def segment(image: np.ndarray, *, work_side: int = WORK_SIDE) -> Segmentation:
                 break  # one row along the blob's long axis: the usual hand, no doubt left
         assert best is not None
         cut, _, strip = best
-        for corners, line, sideways in cut:
+        lines = {line for _, line, _ in cut}
+        if len(lines) == 1 and len(cut) <= 14:  # a run of a hand: look for face-down tiles
+            found = _with_face_down(cut, strip, lab, table, mask)
+        else:
+            found = [(c, ln, sw, False) for c, ln, sw in cut]
+        for corners, line, sideways, down in found:
             hom = np.c_[corners, np.ones(4)] @ strip.to_image.T
             pts = hom[:, :2] / hom[:, 2:3] / scale
-            quads.append(TileQuad(pts, bi, line, sideways))
+            quads.append(TileQuad(pts, bi, line, sideways, down))
+    quads = _drop_duplicates(quads)
     edge = 2.0 / scale
     cut_by_edge = tuple(
         i for i, q in enumerate(quads)
