@@ -17,34 +17,25 @@ from scoring.tiles import Suit
 Rule = Callable[[HandView], int]
 
 
-def _pungs(view: HandView) -> list[int]:
-    """Tile indices of the pungs and kongs."""
-    return [g.tile.index for g in view.groups if g.is_pung]
-
-
 def dragon_pung(view: HandView) -> int:
-    return sum(1 for g in view.groups if g.is_pung and g.tile.is_dragon)
+    return sum(1 for t in view.pungs if t.index >= 31)
 
 
 def seat_wind_pung(view: HandView) -> int:
-    return int(view.seat.index in _pungs(view))
+    return int(any(t is view.seat for t in view.pungs))
 
 
 def round_wind_pung(view: HandView) -> int:
-    return int(view.round_wind.index in _pungs(view))
-
-
-def _seat_number(view: HandView) -> int:
-    """East owns bonus tile 1, South 2, West 3, North 4: the wind's rank."""
-    return view.seat.rank
+    return int(any(t is view.round_wind for t in view.pungs))
 
 
 def own_flower(view: HandView) -> int:
-    return int(any(t.suit is Suit.FLOWERS and t.rank == _seat_number(view) for t in view.bonus))
+    """East owns bonus tile 1, South 2, West 3, North 4: the seat wind's rank."""
+    return int(any(t.suit is Suit.FLOWERS and t.rank == view.seat.rank for t in view.bonus))
 
 
 def own_season(view: HandView) -> int:
-    return int(any(t.suit is Suit.SEASONS and t.rank == _seat_number(view) for t in view.bonus))
+    return int(any(t.suit is Suit.SEASONS and t.rank == view.seat.rank for t in view.bonus))
 
 
 def all_flowers(view: HandView) -> int:
@@ -56,8 +47,8 @@ def all_seasons(view: HandView) -> int:
 
 
 def small_three_dragons(view: HandView) -> int:
-    pair_of_dragons = any(g.kind == "pair" and g.tile.is_dragon for g in view.groups)
-    return int(dragon_pung(view) == 2 and pair_of_dragons)
+    """Two dragon pungs and a pair of the third dragon."""
+    return int(dragon_pung(view) == 2 and view.pair is not None and view.pair.index >= 31)
 
 
 def big_three_dragons(view: HandView) -> int:
@@ -65,11 +56,11 @@ def big_three_dragons(view: HandView) -> int:
 
 
 def three_concealed_pungs(view: HandView) -> int:
-    return int(sum(1 for g in view.groups if g.is_pung and g.concealed) >= 3)
+    return int(view.concealed_pungs >= 3)
 
 
 def no_chows(view: HandView) -> int:
-    return int(not any(g.kind == "chow" for g in view.groups))
+    return int(not view.has_chow)
 
 
 def concealed(view: HandView) -> int:
@@ -88,7 +79,7 @@ def one_suit(view: HandView) -> int:
 
 
 def terminals_and_honours(view: HandView) -> int:
-    return int(all(t.is_terminal_or_honour for t in view.tiles))
+    return int(view.all_terminals_or_honours)
 
 
 def last_tile(view: HandView) -> int:

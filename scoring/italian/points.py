@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from scoring.italian.rules import Entry, ItalianRules
 from scoring.italian.view import Group, HandView
-from scoring.tiles import Tile, format_tiles
+from scoring.tiles import Tile
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,42 +35,48 @@ def _line(entry: Entry, value: int, tiles: str = "") -> Line:
     return Line(entry.key, entry.name, entry.name_it, value, tiles)
 
 
+def _set_names(head: bool, kong: bool, concealed: bool) -> tuple[str, str, str]:
+    state, state_it = ("concealed", "nascosto") if concealed else ("exposed", "scoperto")
+    kind, kind_it = ("kong", "Poker") if kong else ("pung", "Tris")
+    sort, sort_it = ("terminals/honours", "palle di testa") if head else (
+        "simples", "palle di centro")
+    return (f"{kind}_{'head' if head else 'simple'}_{state}",
+            f"{state.capitalize()} {kind} of {sort}", f"{kind_it} {state_it} di {sort_it}")
+
+
+_SET_NAMES: dict[tuple[bool, bool, bool], tuple[str, str, str]] = {
+    (h, k, c): _set_names(h, k, c) for h in (False, True) for k in (False, True)
+    for c in (False, True)
+}
+"""The eight kinds of scoring set (terminal or not, kong or not, concealed or not), named once."""
+
+
 def set_line(group: Group, rules: ItalianRules) -> Line | None:
     """A pung's or kong's points; chows score ``points.chow`` (0 in every sheet we know)."""
-    code = format_tiles(group.tiles)
-    if group.kind == "chow":
+    kind = group.kind
+    if kind == "chow":
         chow = rules.points["chow"]
-        return _line(chow, chow.value, code) if chow.value else None
-    if not group.is_pung:
+        return _line(chow, chow.value, group.code) if chow.value else None
+    if kind == "pair":
         return None
     head = group.tile.is_terminal_or_honour
-    kong = group.kind == "kong"
-    state, state_it = ("concealed", "nascosto") if group.concealed else ("exposed", "scoperto")
-    kind, kind_it = ("kong", "Poker") if kong else ("pung", "Tris")
-    sort, sort_it = (
-        ("terminals/honours", "palle di testa") if head else ("simples", "palle di centro")
-    )
-    return Line(
-        f"{'kong' if kong else 'pung'}_{'head' if head else 'simple'}_"
-        f"{'concealed' if group.concealed else 'exposed'}",
-        f"{state.capitalize()} {kind} of {sort}",
-        f"{kind_it} {state_it} di {sort_it}",
-        rules.set_points(terminal_or_honour=head, kong=kong, concealed=group.concealed),
-        code,
-    )
+    kong = kind == "kong"
+    key, name, name_it = _SET_NAMES[head, kong, group.concealed]
+    value = rules.set_points(terminal_or_honour=head, kong=kong, concealed=group.concealed)
+    return Line(key, name, name_it, value, group.code)
 
 
 def pair_lines(tile: Tile, seat: Tile, round_wind: Tile, rules: ItalianRules) -> list[Line]:
     """A pair scores when it is of dragons, of one's own wind or of the round wind (both: twice)."""
     lines: list[Line] = []
-    code = format_tiles((tile, tile))
+    code = f"{tile.rank}{tile.rank}{tile.suit.value}"
     if tile.is_dragon:
         entry = rules.points["pair_dragon"]
         lines.append(_line(entry, entry.value, code))
-    if tile == seat:
+    if tile is seat:
         entry = rules.points["pair_seat_wind"]
         lines.append(_line(entry, entry.value, code))
-    if tile == round_wind:
+    if tile is round_wind:
         entry = rules.points["pair_round_wind"]
         lines.append(_line(entry, entry.value, code))
     return [line for line in lines if line.value]

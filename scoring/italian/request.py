@@ -14,7 +14,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from scoring.errors import IllegalHand, RequestError
-from scoring.hand import check_context, context_from_json, hand_from_json, seat, tile_counts
+from scoring.hand import (
+    Hand,
+    check_context,
+    context_from_json,
+    hand_from_json,
+    seat,
+    tile_counts,
+)
 from scoring.italian.rules import ItalianRules, rules_from_mapping
 from scoring.italian.scorer import PlayerScore, check_rules, score_given, score_loser, score_winner
 from scoring.settlement import Settlement, settle
@@ -23,11 +30,28 @@ from scoring.tiles import ALL_TILES, WINDS
 REQUEST_FIELDS = ("rules", "options", "hand", "context", "players", "totals")
 
 
+_RULES_CACHE: dict[tuple[int, tuple[tuple[str, str], ...]], tuple[Any, ItalianRules]] = {}
+_CACHE_SIZE = 64
+
+
 def load_rules(preset_data: Mapping[str, Any], options: Any) -> ItalianRules:
+    """The checked sheet for a preset and options, cached: every request of a table reads it.
+
+    The key is the preset mapping's identity (the shared loader returns one
+    read-only mapping per file; the cache keeps it alive, so the identity
+    cannot be reused) and the options as JSON-ish text.
+    """
     if options is not None and not isinstance(options, Mapping):
         raise RequestError("\"options\" must be an object of rule settings")
+    key = (id(preset_data), tuple(sorted((str(k), repr(v)) for k, v in (options or {}).items())))
+    hit = _RULES_CACHE.get(key)
+    if hit is not None and hit[0] is preset_data:
+        return hit[1]
     rules = rules_from_mapping(preset_data, options)
     check_rules(rules)
+    if len(_RULES_CACHE) >= _CACHE_SIZE:
+        _RULES_CACHE.pop(next(iter(_RULES_CACHE)))
+    _RULES_CACHE[key] = (preset_data, rules)
     return rules
 
 
@@ -38,12 +62,13 @@ def _number(value: Any, where: str) -> int:
 
 
 def _players(raw: Any, winner: str, round_wind: str, rules: ItalianRules
-             ) -> dict[str, PlayerScore]:
+             ) -> tuple[dict[str, PlayerScore], list[tuple[str, Hand]]]:
+    """The other seats' scores, and the hands among them (for the whole-table check)."""
     if not isinstance(raw, Mapping):
         raise RequestError("\"players\" must be an object mapping the other seats "
                            "(east, south, west, north) to a hand or a score")
     out: dict[str, PlayerScore] = {}
-    hands = []
+    hands: list[tuple[str, Hand]] = []
     for key, value in raw.items():
         who = seat(key, f"players key {key!r}")
         where = f"players.{who}"
@@ -64,10 +89,10 @@ def _players(raw: Any, winner: str, round_wind: str, rules: ItalianRules
     if missing:
         raise RequestError(f"\"players\" lacks {', '.join(missing)}: give every other seat "
                            "a hand or a score (or leave \"players\" out)")
-    return out
+    return out, hands
 
 
-def _check_table(hands: list[tuple[str, Any]]) -> None:
+def _check_table(hands: list[tuple[str, Hand]]) -> None:
     """Across the four hands there are still only four copies of each tile, one of each bonus."""
     totals = [0] * 34
     bonus: dict[str, str] = {}
@@ -134,13 +159,10 @@ def score_italian(request: Mapping[str, Any], preset_data: Mapping[str, Any]) ->
         check_context(hand, ctx)
         winner, win_tile, assumed = score_winner(hand, ctx, rules)
         raw_players = request.get("players")
-        others = None if raw_players is None else _players(
-            raw_players, ctx.seat_wind, ctx.round_wind, rules)
+        others: dict[str, PlayerScore] | None = None
         if raw_players is not None:
-            _check_table([(ctx.seat_wind, hand)] + [
-                (w, hand_from_json(v)) for w, v in
-                ((seat(k, "players"), v) for k, v in raw_players.items())
-                if isinstance(v, Mapping) and set(v) != {"score"}])
+            others, hands = _players(raw_players, ctx.seat_wind, ctx.round_wind, rules)
+            _check_table([(ctx.seat_wind, hand), *hands])
     except IllegalHand as exc:
         return {"valid": False, "rules": name, "model": "italian", "reason": exc.message,
                 "waits": list(exc.waits)}
@@ -156,6 +178,7 @@ def score_italian(request: Mapping[str, Any], preset_data: Mapping[str, Any]) ->
                          "points": winner.special.value, "limit": True})
     patterns += [{"name": line.name, "name_it": line.name_it, "doubles": line.value}
                  for line in winner.double_lines]
+    described = {s: players[s].to_dict() for s in WINDS if s in players}
     return {
         "valid": True,
         "rules": name,
@@ -169,8 +192,8 @@ def score_italian(request: Mapping[str, Any], preset_data: Mapping[str, Any]) ->
         "limit": winner.limit,
         "special_hand": winner.special.key if winner.special else None,
         "patterns": patterns,
-        "decomposition": winner.to_dict()["groups"],
+        "decomposition": described[ctx.seat_wind]["groups"],
         "payments": {WINDS[p]: settlement.matrix[p][w] for p in range(4) if p != w},
-        "players": {s: players[s].to_dict() for s in WINDS if s in players},
+        "players": described,
         "settlement": settlement_json(settlement, losers_settled=settled, start=start),
     }

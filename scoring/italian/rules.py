@@ -51,9 +51,13 @@ class Entry:
     all_drawn_but_last: bool = False  # special hands only
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class ItalianRules:
-    """Every setting of one Italian preset, after option overrides."""
+    """Every setting of one Italian preset, after option overrides.
+
+    Compared and hashed by identity, so the scorer can cache what it derives
+    from one sheet (its mapping fields are not hashable anyway).
+    """
 
     name: str
     name_it: str
@@ -75,16 +79,12 @@ class ItalianRules:
     closing_doubles: Mapping[str, Entry]
     special_hands: Mapping[str, Entry]
 
+    set_values: Mapping[tuple[bool, bool, bool], int]
+    """Base points of the eight kinds of set, keyed (terminal or honour, kong, concealed)."""
+
     def set_points(self, *, terminal_or_honour: bool, kong: bool, concealed: bool) -> int:
         """A pung's or kong's base points, built from the seed's three proportions."""
-        value = self.points["base"].value
-        if terminal_or_honour:
-            value *= self.points["terminal_factor"].value
-        if kong:
-            value *= self.points["kong_factor"].value
-        if concealed:
-            value *= self.points["concealed_factor"].value
-        return value
+        return self.set_values[terminal_or_honour, kong, concealed]
 
     def section(self, name: str) -> Mapping[str, Entry]:
         return {
@@ -191,8 +191,27 @@ def rules_from_mapping(
         doubles=tables["doubles"],
         closing_doubles=tables["closing_doubles"],
         special_hands=tables["special_hands"],
+        set_values=MappingProxyType(_set_values(tables["points"])),
         **settings,
     )
+
+
+def _set_values(points: Mapping[str, Entry]) -> dict[tuple[bool, bool, bool], int]:
+    """Exposed pung of simples x the seed's factors for heads, kongs and concealment."""
+    base = points["base"].value
+    out: dict[tuple[bool, bool, bool], int] = {}
+    for head in (False, True):
+        for kong in (False, True):
+            for concealed in (False, True):
+                value = base
+                if head:
+                    value *= points["terminal_factor"].value
+                if kong:
+                    value *= points["kong_factor"].value
+                if concealed:
+                    value *= points["concealed_factor"].value
+                out[head, kong, concealed] = value
+    return out
 
 
 _REQUIRED_POINTS = (

@@ -11,19 +11,27 @@ pair, choosing the pair that scores most (see :func:`loser_view`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from functools import lru_cache
 
-from scoring.decompose import Reading, concealed_counts, decompose, placements
+from scoring.decompose import (
+    ORPHANS,
+    Reading,
+    concealed_counts,
+    decompose,
+    is_complete,
+    placements,
+)
 from scoring.errors import IllegalHand, RuleError
 from scoring.hand import Context, Hand, check_tiles, check_winning_hand, tile_counts
-from scoring.italian.doubles import CLOSING, FUNDAMENTAL
+from scoring.italian.doubles import CLOSING, FUNDAMENTAL, Rule
 from scoring.italian.points import CLOSING_POINTS, Line, base_lines, closing_lines
-from scoring.italian.rules import ItalianRules
+from scoring.italian.rules import Entry, ItalianRules
 from scoring.italian.special import SPECIAL, WholeHand
 from scoring.italian.view import Group, HandView
 from scoring.settlement import round_down
 from scoring.tiles import ALL_TILES, Tile, format_tiles, wind_tile
-from scoring.waits import waits, waits_for_counts
+from scoring.waits import waits
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +73,7 @@ class PlayerScore:
             out["doubles_uncapped"] = self.doubles_uncapped
             out["special_hand"] = self.special.to_dict() if self.special else None
             out["groups"] = [
-                {"kind": g.kind, "tiles": format_tiles(g.tiles), "concealed": g.concealed}
+                {"kind": g.kind, "tiles": g.code, "concealed": g.concealed}
                 for g in self.groups
             ]
         return out
@@ -88,18 +96,24 @@ def check_rules(rules: ItalianRules) -> None:
             )
 
 
+_Plan = tuple[tuple[Rule, Entry], ...]
+
+
+@lru_cache(maxsize=64)
+def _plans(rules: ItalianRules) -> tuple[_Plan, _Plan]:
+    """The doubles worth anything under a sheet, with their functions: fundamental, closing."""
+    fundamental = tuple((FUNDAMENTAL[k], e) for k, e in rules.doubles.items() if e.value)
+    closing = tuple((CLOSING[k], e) for k, e in rules.closing_doubles.items() if e.value)
+    return fundamental, closing
+
+
 def _doubles(view: HandView, rules: ItalianRules) -> list[Line]:
+    fundamental, closing = _plans(rules)
     lines: list[Line] = []
-    tables = [(FUNDAMENTAL, rules.doubles)]
-    if view.winner:
-        tables.append((CLOSING, rules.closing_doubles))
-    for functions, table in tables:
-        for key, entry in table.items():
-            if not entry.value:
-                continue
-            times = functions[key](view)
-            if times:
-                lines.append(Line(key, entry.name, entry.name_it, entry.value * times))
+    for function, entry in fundamental + closing if view.winner else fundamental:
+        times = function(view)
+        if times:
+            lines.append(Line(entry.key, entry.name, entry.name_it, entry.value * times))
     if view.winner and any(line.key == "one_suit" for line in lines):
         lines = [line for line in lines if line.key != "one_suit_with_honours"]
     return lines
@@ -164,16 +178,17 @@ def loser_views(hand: Hand, seat: str, round_wind: str) -> list[HandView]:
     """
     groups = _declared(hand)
     counts = concealed_counts(hand.concealed)
+    seat_tile, round_tile = wind_tile(seat), wind_tile(round_wind)
     pairs: list[Tile] = []
     for i, c in enumerate(counts):
         if c >= 3:
             groups.append(_group("pung", ALL_TILES[i], True))
-        elif c == 2:
+        elif c == 2 and (i >= 31 or ALL_TILES[i] in (seat_tile, round_tile)):
+            # Only a pair of dragons or of a scoring wind can score (or make a double).
             pairs.append(ALL_TILES[i])
-    base = HandView(tuple(groups), hand.bonus, wind_tile(seat), wind_tile(round_wind))
-    views = [base]
-    views.extend(replace(base, groups=(*base.groups, _group("pair", t, True))) for t in pairs)
-    return views
+    base = tuple(groups)
+    return [HandView(base + extra, hand.bonus, seat_tile, round_tile)
+            for extra in [(), *((_group("pair", t, True),) for t in pairs)]]
 
 
 def score_loser(hand: Hand, seat: str, round_wind: str, rules: ItalianRules) -> PlayerScore:
@@ -203,6 +218,46 @@ def _convert(reading: Reading) -> tuple[Group, ...]:
     return tuple(_group(g.kind, ALL_TILES[g.tile], g.concealed) for g in reading.groups)
 
 
+def _candidates(counts: Sequence[int]) -> list[int]:
+    """Tiles that could complete a hand: those held and their suit neighbours within two.
+
+    Thirteen orphans may wait on an orphan not held, so a hand of orphans only
+    adds them all. Everything else a hand can wait on touches a held tile.
+    """
+    near: set[int] = set()
+    for i, c in enumerate(counts):
+        if not c:
+            continue
+        if i >= 27:
+            near.add(i)
+            continue
+        base = i - i % 9
+        near.update(j for j in range(max(base, i - 2), min(base + 9, i + 3)))
+    if all(i in ORPHANS for i, c in enumerate(counts) if c):
+        near.update(ORPHANS)
+    return sorted(near)
+
+
+def single_wait(counts: Sequence[int], melds: int, used: Sequence[int]) -> bool:
+    """Whether exactly one tile completes the hand (``counts``: concealed, less the winner).
+
+    The same answer as counting :func:`scoring.waits.waits_for_counts`, but it
+    tries only the tiles that can matter and stops at the second wait.
+    """
+    trial = list(counts)
+    found = 0
+    for i in _candidates(counts):
+        if used[i] >= 4:
+            continue
+        trial[i] += 1
+        if is_complete(trial, melds):
+            found += 1
+            if found > 1:
+                return False
+        trial[i] -= 1
+    return found == 1
+
+
 def winner_views(hand: Hand, ctx: Context, win: Tile) -> list[HandView]:
     """Every standard reading of the winner's hand with every place of the winning tile.
 
@@ -212,7 +267,7 @@ def winner_views(hand: Hand, ctx: Context, win: Tile) -> list[HandView]:
     claimed = any(m.exposed for m in hand.melds)
     counts = concealed_counts(hand.concealed)
     counts[win.index] -= 1
-    single = len(waits_for_counts(counts, len(hand.melds), tile_counts(hand))) == 1
+    single = single_wait(counts, len(hand.melds), tile_counts(hand))
     views: list[HandView] = []
     for reading in decompose(hand):
         if reading.form != "standard":
@@ -221,8 +276,8 @@ def winner_views(hand: Hand, ctx: Context, win: Tile) -> list[HandView]:
         for place in placements(reading, win) or (None,):
             placed = groups
             if place is not None and not ctx.self_drawn and groups[place].is_pung:
-                placed = (*groups[:place], replace(groups[place], concealed=False),
-                          *groups[place + 1:])
+                claimed_set = Group(groups[place].kind, groups[place].tile, False)
+                placed = (*groups[:place], claimed_set, *groups[place + 1:])
             views.append(HandView(
                 placed, hand.bonus, wind_tile(ctx.seat_wind), wind_tile(ctx.round_wind),
                 winner=True, self_drawn=ctx.self_drawn, claimed=claimed,

@@ -8,7 +8,7 @@ is a small pure function of it, so each rule can be tested on its own.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from scoring.tiles import ALL_TILES, Suit, Tile
@@ -43,6 +43,14 @@ class Group:
             return tuple(ALL_TILES[self.tile.index + i] for i in range(3))
         return (self.tile,) * self.size
 
+    @property
+    def code(self) -> str:
+        """Compact notation (``555z``, ``123m``), cheaper than formatting the tiles."""
+        t = self.tile
+        if self.kind == "chow":
+            return f"{t.rank}{t.rank + 1}{t.rank + 2}{t.suit.value}"
+        return f"{str(t.rank) * self.size}{t.suit.value}"
+
     def describe(self) -> str:
         state = "concealed" if self.concealed else "exposed"
         return f"{state} {self.kind} {''.join(t.code for t in self.tiles)}"
@@ -71,16 +79,53 @@ class HandView:
     last_tile: bool = False
     kong_replacement: bool = False
     robbing_kong: bool = False
+    # Facts every double asks about, worked out once per view (views are scored by the dozen).
+    pungs: tuple[Tile, ...] = field(init=False)
+    """The tiles of the pungs and kongs (a kong counts as a pung for every double)."""
+    concealed_pungs: int = field(init=False)
+    has_chow: bool = field(init=False)
+    pair: Tile | None = field(init=False)
+    suits: frozenset[Suit] = field(init=False)
+    has_honours: bool = field(init=False)
+    all_terminals_or_honours: bool = field(init=False)
+
+    def __post_init__(self) -> None:
+        pungs: list[Tile] = []
+        concealed = 0
+        chow = False
+        pair: Tile | None = None
+        suits: set[Suit] = set()
+        honours = False
+        heads = True
+        for g in self.groups:
+            t = g.tile
+            kind = g.kind
+            i = t.index
+            if kind == "chow":
+                chow = True
+                heads = False
+            else:
+                if kind == "pair":
+                    pair = t
+                else:
+                    pungs.append(t)
+                    concealed += g.concealed
+                if i < 27 and t.rank not in (1, 9):
+                    heads = False
+            if i >= 27:
+                honours = True
+            else:
+                suits.add(t.suit)
+        set_ = object.__setattr__
+        set_(self, "pungs", tuple(pungs))
+        set_(self, "concealed_pungs", concealed)
+        set_(self, "has_chow", chow)
+        set_(self, "pair", pair)
+        set_(self, "suits", frozenset(suits))
+        set_(self, "has_honours", honours)
+        set_(self, "all_terminals_or_honours", heads)
 
     @property
     def tiles(self) -> tuple[Tile, ...]:
         """Every playing tile, kongs counted four times."""
         return tuple(t for g in self.groups for t in g.tiles)
-
-    @property
-    def suits(self) -> frozenset[Suit]:
-        return frozenset(t.suit for t in self.tiles if t.is_suited)
-
-    @property
-    def has_honours(self) -> bool:
-        return any(t.is_honour for t in self.tiles)
