@@ -19,8 +19,10 @@ from scoring.decompose import (
     Reading,
     concealed_counts,
     decompose,
-    is_complete,
+    is_seven_pairs,
+    orphans_duplicate,
     placements,
+    split_suit,
 )
 from scoring.errors import IllegalHand, RuleError
 from scoring.hand import Context, Hand, check_tiles, check_winning_hand, tile_counts
@@ -238,6 +240,34 @@ def _candidates(counts: Sequence[int]) -> list[int]:
     return sorted(near)
 
 
+def _complete(counts: Sequence[int], melds: int) -> bool:
+    """:func:`scoring.decompose.is_complete` as a yes/no on the engine's cached suit tables.
+
+    It only asks whether each suit splits (one cached lookup per suit) instead
+    of listing every reading, which the wait check does a dozen times a hand.
+    """
+    pairs = 0
+    for base, end in _SUITS:
+        suit = tuple(counts[base:end])
+        n = sum(suit)
+        if not n:
+            continue
+        rem = n % 3
+        if rem == 1:
+            break
+        if rem == 2:
+            pairs += 1
+        if pairs > 1 or not split_suit(suit, base):
+            break
+    else:
+        if pairs == 1:
+            return True
+    return melds == 0 and (is_seven_pairs(counts) or orphans_duplicate(counts) is not None)
+
+
+_SUITS = ((0, 9), (9, 18), (18, 27), (27, 34))
+
+
 def single_wait(counts: Sequence[int], melds: int, used: Sequence[int]) -> bool:
     """Whether exactly one tile completes the hand (``counts``: concealed, less the winner).
 
@@ -250,7 +280,7 @@ def single_wait(counts: Sequence[int], melds: int, used: Sequence[int]) -> bool:
         if used[i] >= 4:
             continue
         trial[i] += 1
-        if is_complete(trial, melds):
+        if _complete(trial, melds):
             found += 1
             if found > 1:
                 return False
