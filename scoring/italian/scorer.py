@@ -240,31 +240,6 @@ def _candidates(counts: Sequence[int]) -> list[int]:
     return sorted(near)
 
 
-def _complete(counts: Sequence[int], melds: int) -> bool:
-    """:func:`scoring.decompose.is_complete` as a yes/no on the engine's cached suit tables.
-
-    It only asks whether each suit splits (one cached lookup per suit) instead
-    of listing every reading, which the wait check does a dozen times a hand.
-    """
-    pairs = 0
-    for base, end in _SUITS:
-        suit = tuple(counts[base:end])
-        n = sum(suit)
-        if not n:
-            continue
-        rem = n % 3
-        if rem == 1:
-            break
-        if rem == 2:
-            pairs += 1
-        if pairs > 1 or not split_suit(suit, base):
-            break
-    else:
-        if pairs == 1:
-            return True
-    return melds == 0 and (is_seven_pairs(counts) or orphans_duplicate(counts) is not None)
-
-
 _SUITS = ((0, 9), (9, 18), (18, 27), (27, 34))
 
 
@@ -272,19 +247,41 @@ def single_wait(counts: Sequence[int], melds: int, used: Sequence[int]) -> bool:
     """Whether exactly one tile completes the hand (``counts``: concealed, less the winner).
 
     The same answer as counting :func:`scoring.waits.waits_for_counts`, but it
-    tries only the tiles that can matter and stops at the second wait.
+    tries only the tiles that can matter, re-splits only the suit a candidate
+    falls in (the other suits do not change), and stops at the second wait.
     """
+    segments = [tuple(counts[base:end]) for base, end in _SUITS]
+    valid: list[bool] = []
+    pairs: list[int] = []
+    for (base, _), seg in zip(_SUITS, segments, strict=True):
+        n = sum(seg)
+        valid.append(n % 3 != 1 and (n == 0 or bool(split_suit(seg, base))))
+        pairs.append(1 if n % 3 == 2 else 0)
+    total_pairs = sum(pairs)
     trial = list(counts)
     found = 0
     for i in _candidates(counts):
         if used[i] >= 4:
             continue
-        trial[i] += 1
-        if _complete(trial, melds):
+        k = i // 9 if i < 27 else 3
+        base = _SUITS[k][0]
+        grown = list(segments[k])
+        grown[i - base] += 1
+        n = sum(grown)
+        complete = (
+            all(valid[j] for j in range(4) if j != k)
+            and n % 3 != 1
+            and total_pairs - pairs[k] + (n % 3 == 2) == 1
+            and bool(split_suit(tuple(grown), base))
+        )
+        if not complete and melds == 0:
+            trial[i] += 1
+            complete = is_seven_pairs(trial) or orphans_duplicate(trial) is not None
+            trial[i] -= 1
+        if complete:
             found += 1
             if found > 1:
                 return False
-        trial[i] -= 1
     return found == 1
 
 
