@@ -449,6 +449,40 @@ def _candidates(hand: Hand) -> list[Tile]:
     return seen
 
 
+class ReadingScore(NamedTuple):
+    """The fan of one reading on its own (to explain, and to check, the engine's choice)."""
+
+    reading: Reading
+    fan: int
+    limit: bool
+    patterns: tuple[tuple[str, int], ...]
+
+
+def reading_scores(hand: Hand, ctx: Context, preset: Preset) -> tuple[ReadingScore, ...]:
+    """Every reading of a hand with a known winning tile, each scored alone."""
+    check_winning_hand(hand)
+    scorer = _scorer(preset)
+    counts = concealed_counts(hand.concealed)
+    readings = decompose(hand, counts)
+    counts = list(counts)
+    for m in hand.melds:
+        for t in m.tiles:
+            counts[t.index] += 1
+    f = _hand_facts(hand, ctx, counts)
+    out: list[ReadingScore] = []
+    for reading in readings:
+        flowers = reading.form == "flowers"
+        if flowers:
+            f.form = "flowers"
+        else:
+            _reading_facts(f, reading, hand.winning_tile)
+        found, fan, _, limit, _ = _evaluate(
+            f, scorer.flower_checks if flowers else scorer.checks, scorer.limit_fan,
+            scorer.bonus_ids)
+        out.append(ReadingScore(reading, fan, limit, tuple((r.id, r.fan * n) for r, n in found)))
+    return tuple(out)
+
+
 def score_hk(hand: Hand, ctx: Context, preset: Preset) -> HKScore:
     """Score a winning hand; raises :class:`IllegalHand` when it cannot win.
 
@@ -557,5 +591,5 @@ def tiles_of(counts: list[int]) -> tuple[Tile, ...]:
     return tuple(ALL_TILES[i] for i, c in enumerate(counts) for _ in range(c))
 
 
-__all__ = ["PATTERNS", "FoundPattern", "HKScore", "check_patterns", "score_hk",
-           "score_to_json", "tile_counts"]
+__all__ = ["PATTERNS", "FoundPattern", "HKScore", "ReadingScore", "check_patterns",
+           "reading_scores", "score_hk", "score_to_json", "tile_counts"]
