@@ -18,7 +18,7 @@ Rule = Callable[[HandView], int]
 
 
 def dragon_pung(view: HandView) -> int:
-    return sum(1 for t in view.pungs if t.index >= 31)
+    return view.dragon_pungs
 
 
 def seat_wind_pung(view: HandView) -> int:
@@ -31,28 +31,30 @@ def round_wind_pung(view: HandView) -> int:
 
 def own_flower(view: HandView) -> int:
     """East owns bonus tile 1, South 2, West 3, North 4: the seat wind's rank."""
-    return int(any(t.suit is Suit.FLOWERS and t.rank == view.seat.rank for t in view.bonus))
+    return int(bool(view.bonus) and any(
+        t.suit is Suit.FLOWERS and t.rank == view.seat.rank for t in view.bonus))
 
 
 def own_season(view: HandView) -> int:
-    return int(any(t.suit is Suit.SEASONS and t.rank == view.seat.rank for t in view.bonus))
+    return int(bool(view.bonus) and any(
+        t.suit is Suit.SEASONS and t.rank == view.seat.rank for t in view.bonus))
 
 
 def all_flowers(view: HandView) -> int:
-    return int(len({t for t in view.bonus if t.suit is Suit.FLOWERS}) == 4)
+    return int(len(view.bonus) >= 4 and len({t for t in view.bonus if t.suit is Suit.FLOWERS}) == 4)
 
 
 def all_seasons(view: HandView) -> int:
-    return int(len({t for t in view.bonus if t.suit is Suit.SEASONS}) == 4)
+    return int(len(view.bonus) >= 4 and len({t for t in view.bonus if t.suit is Suit.SEASONS}) == 4)
 
 
 def small_three_dragons(view: HandView) -> int:
     """Two dragon pungs and a pair of the third dragon."""
-    return int(dragon_pung(view) == 2 and view.pair is not None and view.pair.index >= 31)
+    return int(view.dragon_pungs == 2 and view.pair is not None and view.pair.index >= 31)
 
 
 def big_three_dragons(view: HandView) -> int:
-    return int(dragon_pung(view) == 3)
+    return int(view.dragon_pungs == 3)
 
 
 def three_concealed_pungs(view: HandView) -> int:

@@ -82,6 +82,7 @@ class HandView:
     # Facts every double asks about, worked out once per view (views are scored by the dozen).
     pungs: tuple[Tile, ...] = field(init=False)
     """The tiles of the pungs and kongs (a kong counts as a pung for every double)."""
+    dragon_pungs: int = field(init=False)
     concealed_pungs: int = field(init=False)
     has_chow: bool = field(init=False)
     pair: Tile | None = field(init=False)
@@ -118,6 +119,7 @@ class HandView:
                 suits.add(t.suit)
         set_ = object.__setattr__
         set_(self, "pungs", tuple(pungs))
+        set_(self, "dragon_pungs", sum(1 for t in pungs if t.index >= 31))
         set_(self, "concealed_pungs", concealed)
         set_(self, "has_chow", chow)
         set_(self, "pair", pair)
