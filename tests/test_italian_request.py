@@ -127,6 +127,11 @@ def test_without_players_only_the_winner_collects() -> None:
     assert r["settlement"]["net"] == {"east": -80, "south": 160, "west": -40, "north": -40}
 
 
+def test_a_given_score_is_capped_at_the_limit() -> None:
+    r = score_request(request(players={"east": 10**9, "west": 0, "north": 0}))
+    assert r["players"]["east"]["score"] == 368_640
+
+
 def test_players_given_as_score_objects() -> None:
     r = score_request(request(players={"east": {"score": 20}, "west": 250, "north": 0}))
     assert r["players"]["east"]["given"] == "score"

@@ -31,6 +31,8 @@ def test_special_hand_pays_its_value_as_a_limit(name: str) -> None:
     assert r["score"] == value
     assert r["limit"] is True
     assert r["doubles"] == 0
+    winner = r["players"][r["winner"]]
+    assert winner["special_hand"]["key"] == name and winner["point_lines"] == []
     # A non-East winner: East pays double, the others the value.
     assert r["payments"] == {"east": 2 * value, "west": value, "north": value}
 

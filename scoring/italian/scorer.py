@@ -149,8 +149,8 @@ def score_view(seat: str, view: HandView, rules: ItalianRules) -> PlayerScore:
 
 
 def score_given(seat: str, score: int, rules: ItalianRules) -> PlayerScore:
-    """A loser who gave his score as a number: it is only rounded down to the unit."""
-    value = round_down(score, rules.unit)
+    """A loser who gave his score as a number: capped at the limit, rounded down to the unit."""
+    value = round_down(min(score, rules.limit), rules.unit)
     return PlayerScore(seat, False, score, (), 0, (), 0, score, False, value, given=True)
 
 
@@ -325,7 +325,7 @@ def _special_scores(hand: Hand, ctx: Context, views: list[HandView],
         if SPECIAL[key](whole):
             line = Line(key, entry.name, entry.name_it, entry.value)
             score = round_down(min(entry.value, rules.limit), rules.unit)
-            out.append(PlayerScore(ctx.seat_wind, True, entry.value, (line,), 0, (), 0,
+            out.append(PlayerScore(ctx.seat_wind, True, entry.value, (), 0, (), 0,
                                    entry.value, True, score, special=line,
                                    groups=views[0].groups if views else ()))
     return out
