@@ -21,6 +21,7 @@ returned in the input image's pixels.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import cv2
@@ -364,7 +365,7 @@ def _upright_strip(gray: np.ndarray, blob_mask: np.ndarray, contour: np.ndarray,
             or width > 1.3 * (x1 - x0) or height < 0.5 * (y1 - y0) or height > 1.5 * (y1 - y0)):
         return rough
     pad = 3
-    w, h = int(round(width)) + 2 * pad, int(round(height)) + 2 * pad
+    w, h = round(width) + 2 * pad, round(height) + 2 * pad
     img_quad = np.c_[quad, np.ones(4)] @ rough.to_image.T
     img_quad = img_quad[:, :2] / img_quad[:, 2:3]
     dst = np.array([[pad, pad], [w - pad, pad], [w - pad, h - pad], [pad, h - pad]], np.float32)
@@ -417,7 +418,7 @@ def _cut_strip(strip: _Strip) -> tuple[list[tuple[np.ndarray, int, bool]], float
     if height > 1.75 * pitch_x:  # taller than one row of faces: a grid
         pitch_y = estimate_pitch(row_s, 1.05 * pitch_x, 1.9 * pitch_x, pitch_x / FACE_ASPECT)
         cuts = split_1d(row_s, y0, y1, pitch_y)
-        rows = list(zip(cuts[:-1], cuts[1:], strict=True))
+        rows = list(itertools.pairwise(cuts))
         pitch_x = estimate_pitch(col_s, 0.45 * pitch_y, 1.05 * pitch_y, FACE_ASPECT * pitch_y)
         rn = _normalised(row_s, y0, y1)
         seam_score += [float(rn[c]) for c in cuts[1:-1]]
@@ -440,7 +441,7 @@ def _cut_strip(strip: _Strip) -> tuple[list[tuple[np.ndarray, int, bool]], float
         sn = _normalised(band_s, bx0, bx1)
         cuts = _best_division(band_s, sn, bx0, bx1, pitch_x, wide,
                               row_h if wide is not None else 0.0)
-        for a, b in zip(cuts[:-1], cuts[1:], strict=True):
+        for a, b in itertools.pairwise(cuts):
             if b - a < MIN_TILE_PX * 0.7:
                 continue
             seg = band_m[:, a:b] > 0
@@ -507,7 +508,6 @@ def _with_face_down(cut: list[tuple[np.ndarray, int, bool]], strip: _Strip, lab:
     pitch = float(np.median([c[1, 0] - c[0, 0] for c in upright]))
     top = float(np.median([c[0, 1] for c in upright]))
     bot = float(np.median([c[2, 1] for c in upright]))
-    h, w = mask.shape
     for direction in (-1, 1):
         edge = min(c[0, 0] for c, _, _ in cut) if direction < 0 else max(c[1, 0] for c, _, _ in cut)
         for _ in range(2):
@@ -568,7 +568,6 @@ def segment(image: np.ndarray, *, work_side: int = WORK_SIDE) -> Segmentation:
     scale = min(1.0, work_side / max(h, w))
     small = cv2.resize(image, (max(1, round(w * scale)), max(1, round(h * scale))),
                        interpolation=cv2.INTER_AREA) if scale < 1 else image
-    sh, sw = small.shape[:2]
     gray = cv2.cvtColor(small, cv2.COLOR_RGB2GRAY)
     mask, table = _face_mask(small)
     lab = cv2.cvtColor(small, cv2.COLOR_RGB2LAB).astype(np.float32)
@@ -602,5 +601,4 @@ def segment(image: np.ndarray, *, work_side: int = WORK_SIDE) -> Segmentation:
         if (q.corners[:, 0].min() < edge or q.corners[:, 1].min() < edge
             or q.corners[:, 0].max() > w - 1 - edge or q.corners[:, 1].max() > h - 1 - edge)
     )
-    del sh, sw
     return Segmentation(tuple(quads), (w, h), cut_by_edge)

@@ -1,7 +1,12 @@
 """``mjlens scan``: recognise the tiles in a photo and score the hand.
 
-Not built yet: the sub-command is registered so that ``--help`` works, and
-it says so plainly when run.
+The same context flags as ``mjlens score`` (seat, round, discarder, self-drawn,
+winning tile, rules, options); the hand comes from the photo: the concealed
+group, each meld (two face-down tiles in a group of four: a concealed kong) and
+the bonus tiles (:mod:`api.recognized_hand`).
+
+Exit status: 0 a winning hand, 1 not a winning hand (or no tiles found),
+2 bad input, 3 no classifier model installed.
 """
 
 from __future__ import annotations
@@ -9,7 +14,10 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from api.commands.output import add_json_flag, fail
+from api.commands.output import add_json_flag, fail, print_json
+from api.commands.recognize import add_photo_arguments, format_recognition, run_recognition
+
+_WINDS = ("east", "south", "west", "north")
 
 
 def add_parser(subparsers: Any) -> None:
@@ -17,10 +25,68 @@ def add_parser(subparsers: Any) -> None:
         "scan",
         help="recognise the tiles in a photo and score the hand",
         description="Recognise the tiles in a photo and score the hand.",
+        epilog=("example:\n  mjlens scan hand.jpg --seat south --discarder east --win 5p "
+                "--rules hk-a"),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    add_photo_arguments(parser)
+    parser.add_argument("--rules", default=None,
+                        help="rule preset (hk-a, hk-b, hkos, italian; default hk-a)")
+    parser.add_argument("--win", metavar="TILE", help="the winning tile (default: the best one)")
+    parser.add_argument("--seat", default="east", choices=_WINDS, help="winner's seat wind")
+    parser.add_argument("--round", default="east", choices=_WINDS, help="round wind")
+    parser.add_argument("--discarder", choices=_WINDS,
+                        help="seat that discarded the winning tile (a win on a discard)")
+    parser.add_argument("--self-drawn", action="store_true", help="the winning tile was drawn")
+    parser.add_argument("--last-tile", action="store_true", help="won on the wall's last tile")
+    parser.add_argument("--kong-replacement", action="store_true",
+                        help="won on a kong replacement tile")
+    parser.add_argument("--robbing-kong", action="store_true", help="won by robbing a kong")
+    parser.add_argument("--heavenly", action="store_true", help="dealer won on the deal")
+    parser.add_argument("--earthly", action="store_true",
+                        help="won on the dealer's first discard")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="override a rule option, e.g. min_fan=3 (VALUE is JSON; repeatable)")
     add_json_flag(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    return fail("'mjlens scan' is not available yet", as_json=args.json, code="not_implemented")
+    from api.commands.score import build_request, format_text
+    from api.recognized_hand import RecognitionError, hand_from_recognition
+    from scoring.errors import ScoringError
+    from scoring.score import score_request
+
+    recognition, status = run_recognition(args)
+    if status is not None:
+        return status
+    seen = format_recognition(recognition)
+    if not recognition.tiles:
+        return fail(f"no tiles found in {args.photo}", as_json=args.json, code="no_tiles",
+                    status=1)
+    try:
+        # the context flags are those of ``mjlens score``: build its request, then
+        # put the hand read from the photo in
+        flags = argparse.Namespace(**vars(args), hand="", meld=[], bonus="", unseen=False,
+                                   wall_left=None, player=[])
+        request = build_request(flags)
+        request["hand"] = hand_from_recognition(recognition.to_dict(), winning_tile=args.win)
+        response = score_request(request)
+    except RecognitionError as exc:
+        if args.json:
+            print_json({"recognition": recognition.to_dict(), "error": {
+                "code": exc.code, "message": exc.message, "tiles": list(exc.tiles)}})
+            return 1
+        print(seen)
+        return fail(exc.message, as_json=False, code=exc.code, status=1)
+    except ScoringError as exc:
+        return fail(exc.message, as_json=args.json, code=exc.code)
+    except ValueError as exc:
+        return fail(str(exc), as_json=args.json, code="bad_request")
+    if args.json:
+        print_json({"recognition": recognition.to_dict(), "request": request,
+                    "score": response})
+    else:
+        print(seen)
+        print(format_text(response, request))
+    return 0 if response.get("valid") else 1

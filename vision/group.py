@@ -1,0 +1,101 @@
+"""Read found tiles the way the player laid them: rows, blocks, left to right.
+
+Why geometry alone is enough: a hand is laid along one direction (the rows),
+blocks within a row are set apart by gaps wider than the seams between
+touching tiles, and a photo taken from across the table is the same layout
+turned 180°, which the classifier sees as tiles upside down.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+GAP_FACTOR = 0.22
+"""A gap wider than this share of a tile's width separates two blocks."""
+ROW_FACTOR = 0.6
+"""Tiles whose centres differ by more than this share of a tile's height across the
+rows' direction are in different rows."""
+
+
+@dataclass(frozen=True)
+class Placed:
+    """Where one tile sits in the player's reading of the hand."""
+
+    tile: int  # index into the input list
+    row: int
+    block: int  # numbered across the whole hand, in reading order
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The reading order and grouping of all tiles."""
+
+    order: tuple[Placed, ...]  # tiles in reading order
+    right: np.ndarray  # the player's "right" in image pixels (unit vector)
+    flipped: bool  # the photo was taken from across the table
+
+
+def reading_direction(quads: Sequence[np.ndarray]) -> np.ndarray:
+    """The rows' direction in the image, pointing right (or down for vertical rows).
+
+    Each quad is TL, TR, BR, BL in its row's frame, so TL->TR runs along the row.
+    Directions are averaged as doubled angles, since a row can be listed either way.
+    """
+    if not quads:
+        return np.array([1.0, 0.0])
+    vec = np.array([q[1] - q[0] + q[2] - q[3] for q in quads], np.float64)
+    sideways = np.array([np.linalg.norm(v) < 1e-9 for v in vec])
+    ang = np.arctan2(vec[~sideways, 1], vec[~sideways, 0]) if (~sideways).any() else np.zeros(1)
+    mean2 = np.arctan2(np.sin(2 * ang).mean(), np.cos(2 * ang).mean()) / 2
+    d = np.array([np.cos(mean2), np.sin(mean2)])
+    if d[0] < -1e-6 or (abs(d[0]) <= 1e-6 and d[1] < 0):
+        d = -d
+    return d
+
+
+def is_flipped(orientations: Sequence[int], weights: Sequence[float]) -> bool:
+    """Most (confidence-weighted) tiles read upside down: the photo is turned 180°."""
+    up = sum(w for o, w in zip(orientations, weights, strict=True) if o == 0)
+    down = sum(w for o, w in zip(orientations, weights, strict=True) if o == 180)
+    return down > up
+
+
+def lay_out(quads: Sequence[np.ndarray], *, flipped: bool,
+            right: np.ndarray | None = None) -> Layout:
+    """Rows (top to bottom for the player), then tiles left to right, blocks at gaps."""
+    if not quads:
+        return Layout((), np.array([1.0, 0.0]), flipped)
+    d = reading_direction(quads) if right is None else right
+    if flipped:
+        d = -d
+    down = np.array([-d[1], d[0]])
+    centres = np.array([q.mean(axis=0) for q in quads])
+    u = centres @ d
+    v = centres @ down
+    sizes_u = np.array([np.ptp(q @ d) for q in quads])
+    sizes_v = np.array([np.ptp(q @ down) for q in quads])
+    tile_h = float(np.median(np.maximum(sizes_u, sizes_v)))
+    tile_w = float(np.median(np.minimum(sizes_u, sizes_v)))
+    by_v = np.argsort(v)
+    rows: list[list[int]] = [[int(by_v[0])]]
+    for i in by_v[1:]:
+        prev_v = float(np.mean([v[j] for j in rows[-1]]))
+        if v[i] - prev_v > ROW_FACTOR * tile_h:
+            rows.append([int(i)])
+        else:
+            rows[-1].append(int(i))
+    order: list[Placed] = []
+    block = -1
+    for r, members in enumerate(rows):
+        members.sort(key=lambda j: u[j])
+        prev_end = None
+        for j in members:
+            start, end = u[j] - sizes_u[j] / 2, u[j] + sizes_u[j] / 2
+            if prev_end is None or start - prev_end > GAP_FACTOR * tile_w:
+                block += 1
+            order.append(Placed(j, r, block))
+            prev_end = end
+    return Layout(tuple(order), d, flipped)

@@ -1,0 +1,246 @@
+"""Photo -> tiles: the one entry point of the vision pipeline.
+
+``recognize(image)`` finds the tile faces (:mod:`vision.segment`), crops them
+from the best-resolution image (:mod:`vision.rectify`), names them
+(:mod:`vision.classify`), and reads them as the player laid them
+(:mod:`vision.group`). The result is plain data with ``to_dict()`` in the JSON
+shape shared with the API and the web page; warnings say what a player should
+check (tiles cut by the photo's edge, unsure tiles, a count that is no hand).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+
+from vision.group import is_flipped, lay_out
+from vision.rectify import crop_tile, order_corners
+from vision.segment import WORK_SIDE, Segmentation, segment
+
+LOW_CONFIDENCE = 0.7
+"""Below this the tile is flagged for the player to check."""
+BONUS_CODES = frozenset({f"{i}{s}" for s in "fg" for i in range(1, 5)})
+
+
+class _Guess(Protocol):
+    code: str
+    confidence: float
+    orientation: int
+
+    @property
+    def top3(self) -> Sequence[Any]: ...
+
+
+class Classifier(Protocol):
+    """What :func:`recognize` needs of a classifier (``vision.classify.TileClassifier``)."""
+
+    def classify(self, crops: Sequence[np.ndarray], *, rgb: bool = False) -> Sequence[_Guess]: ...
+
+
+@dataclass(frozen=True)
+class Alternative:
+    code: str
+    confidence: float
+
+
+@dataclass(frozen=True)
+class RecognizedTile:
+    """One tile as read, in the player's left-to-right order."""
+
+    index: int
+    code: str  # a tile code, "back" for a face-down tile
+    confidence: float
+    alternatives: tuple[Alternative, ...]
+    orientation: int  # 0 upright for the player, 180 upside down
+    face_down: bool
+    sideways: bool
+    outline: tuple[tuple[float, float], ...]  # TL, TR, BR, BL as the player sees the face
+    row: int
+    group: int
+    low_confidence: bool
+    crop: np.ndarray | None = None  # the rectified face (RGB), not part of to_dict()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "index": self.index, "code": self.code, "confidence": round(self.confidence, 4),
+            "alternatives": [{"code": a.code, "confidence": round(a.confidence, 4)}
+                             for a in self.alternatives],
+            "orientation": self.orientation, "face_down": self.face_down,
+            "sideways": self.sideways,
+            "outline": [[round(x, 1), round(y, 1)] for x, y in self.outline],
+            "row": self.row, "group": self.group, "low_confidence": self.low_confidence,
+        }
+
+
+@dataclass(frozen=True)
+class Group:
+    """A block of touching tiles: the concealed hand, one meld, or the bonus tiles."""
+
+    id: int
+    row: int
+    kind: str  # concealed | meld | bonus
+    tiles: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "row": self.row, "kind": self.kind, "tiles": list(self.tiles)}
+
+
+@dataclass(frozen=True)
+class Warning:
+    code: str  # no_tiles | cut_by_edge | low_confidence | tile_count
+    message: str
+    tiles: tuple[int, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, "tiles": list(self.tiles)}
+
+
+@dataclass(frozen=True)
+class Recognition:
+    """Everything read from one photo."""
+
+    width: int  # of the original photo
+    height: int
+    tiles: tuple[RecognizedTile, ...]
+    groups: tuple[Group, ...]
+    warnings: tuple[Warning, ...]
+    flipped: bool = False  # the photo was taken from across the table
+
+    @property
+    def codes(self) -> list[str]:
+        return [t.code for t in self.tiles]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "image": {"width": self.width, "height": self.height},
+            "tiles": [t.to_dict() for t in self.tiles],
+            "groups": [g.to_dict() for g in self.groups],
+            "warnings": [w.to_dict() for w in self.warnings],
+        }
+
+
+def recognize(
+    image: np.ndarray,
+    *,
+    scale: float = 1.0,
+    classifier: Classifier | None = None,
+    keep_crops: bool = False,
+) -> Recognition:
+    """Find, name and group the tiles in an RGB photo.
+
+    ``scale`` is ``image``'s pixels per original photo pixel (a photo decoded at
+    reduced size, :class:`vision.photo.Photo.scale`): outlines are reported in
+    the original photo's pixels. ``classifier`` defaults to the bundled model.
+    """
+    if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3 or (
+            image.dtype != np.uint8):
+        shape = getattr(image, "shape", None)
+        raise ValueError(f"recognize() needs an RGB uint8 image of shape (H, W, 3), got {shape}")
+    if not scale > 0:
+        raise ValueError(f"scale must be positive, got {scale}")
+    if classifier is None:
+        from vision.classify import default_classifier
+
+        classifier = default_classifier()
+    h, w = image.shape[:2]
+    width, height = round(w / scale), round(h / scale)
+    seg = segment(image, work_side=WORK_SIDE)
+    if not seg.quads:
+        return Recognition(width, height, (), (), (Warning(
+            "no_tiles", "No tiles were found: photograph the hand from above, "
+            "filling most of the picture, on a plain table."),))
+    return _read(image, seg, scale, classifier, keep_crops, width, height)
+
+
+def _read(image: np.ndarray, seg: Segmentation, scale: float, classifier: Classifier,
+          keep_crops: bool, width: int, height: int) -> Recognition:
+    from vision.group import reading_direction
+
+    quads = [q.corners for q in seg.quads]
+    right = reading_direction(quads)
+    ordered = [order_corners(q, right) for q in quads]
+    crops = [crop_tile(image, c, sideways=q.sideways) for c, q in zip(ordered, seg.quads,
+                                                                       strict=True)]
+    faces = [i for i, q in enumerate(seg.quads) if not q.face_down]
+    guesses = dict(zip(faces, classifier.classify([crops[i] for i in faces], rgb=True),
+                       strict=True))
+    # Crops the model is sure are not tiles are table patterns, not tiles.
+    keep = [i for i in range(len(quads))
+            if i not in guesses or not (guesses[i].top3 and guesses[i].top3[0].code == "none"
+                                        and guesses[i].confidence >= 0.5)]
+    flipped = is_flipped([guesses[i].orientation for i in keep if i in guesses],
+                         [guesses[i].confidence for i in keep if i in guesses])
+    layout = lay_out([quads[i] for i in keep], flipped=flipped, right=right)
+    tiles: list[RecognizedTile] = []
+    block_of: list[int] = []
+    for place in layout.order:
+        i = keep[place.tile]
+        q = seg.quads[i]
+        outline = ordered[i] if not flipped else ordered[i][[2, 3, 0, 1]]
+        outline = outline / scale
+        if q.face_down:
+            code, conf, alts, orient = "back", 1.0, (), 0
+        else:
+            g = guesses[i]
+            ranked = [a for a in g.top3 if a.code != "none"]
+            code = ranked[0].code if ranked else "none"
+            conf = float(ranked[0].probability) if ranked else float(g.confidence)
+            alts = tuple(Alternative(a.code, float(a.probability)) for a in ranked[1:])
+            orient = (g.orientation + (180 if flipped else 0)) % 360
+        tiles.append(RecognizedTile(
+            len(tiles), code, conf, alts, orient, q.face_down, q.sideways,
+            tuple((float(x), float(y)) for x, y in outline), place.row, place.block,
+            conf < LOW_CONFIDENCE, crops[i] if keep_crops else None,
+        ))
+        block_of.append(place.block)
+    groups = _groups(tiles)
+    tiles = [_regroup(t, groups) for t in tiles]
+    return Recognition(width, height, tuple(tiles), tuple(groups),
+                       tuple(_warnings(tiles, groups, seg, keep, layout.order)), flipped)
+
+
+def _groups(tiles: Sequence[RecognizedTile]) -> list[Group]:
+    """Blocks -> groups: all-bonus blocks are bonus, the longest other block is the
+    concealed hand, the rest are melds."""
+    blocks: dict[int, list[RecognizedTile]] = {}
+    for t in tiles:
+        blocks.setdefault(t.group, []).append(t)
+    playing = [b for b, ts in blocks.items() if not all(t.code in BONUS_CODES for t in ts)]
+    concealed = max(playing, key=lambda b: (len(blocks[b]), -b)) if playing else None
+    groups = []
+    for gid, (b, ts) in enumerate(sorted(blocks.items())):
+        kind = ("bonus" if b not in playing else "concealed" if b == concealed else "meld")
+        groups.append(Group(gid, ts[0].row, kind, tuple(t.index for t in ts)))
+    return groups
+
+
+def _regroup(t: RecognizedTile, groups: Sequence[Group]) -> RecognizedTile:
+    from dataclasses import replace
+
+    gid = next(g.id for g in groups if t.index in g.tiles)
+    return replace(t, group=gid)
+
+
+def _warnings(tiles: Sequence[RecognizedTile], groups: Sequence[Group], seg: Segmentation,
+              keep: Sequence[int], order: Sequence[Any]) -> list[Warning]:
+    out: list[Warning] = []
+    position = {keep[p.tile]: n for n, p in enumerate(order)}
+    cut = sorted(position[i] for i in seg.cut_by_edge if i in position)
+    if cut:
+        out.append(Warning("cut_by_edge", f"{len(cut)} tile(s) touch the photo's edge and may "
+                           "be cut off: leave a margin around the hand.", tuple(cut)))
+    low = [t.index for t in tiles if t.low_confidence]
+    if low:
+        out.append(Warning("low_confidence", f"{len(low)} tile(s) are hard to read: check "
+                           "them.", tuple(low)))
+    playing = [t for t in tiles if t.code not in BONUS_CODES]
+    kongs = sum(1 for g in groups if g.kind == "meld" and len(g.tiles) == 4)
+    expected = 14 + kongs
+    if len(playing) != expected:
+        out.append(Warning("tile_count", f"Found {len(playing)} playing tiles; a winning hand "
+                           f"with {kongs} kong(s) has {expected}: a tile may be missing, "
+                           "hidden or extra.", ()))
+    return out
