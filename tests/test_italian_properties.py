@@ -89,10 +89,11 @@ def test_scores_respect_the_sheet_and_the_settlement_sums_to_zero(table: dict[st
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tables())
 def test_self_drawn_never_scores_less_than_on_a_discard(table: dict[str, Any]) -> None:
-    discard = {k: v for k, v in table.items() if k != "players"}
-    drawn = {**discard, "context": {**table["context"], "self_drawn": True, "discarder": None}}
-    if table["context"]["self_drawn"]:
-        return  # already self-drawn: the discard twin is drawn by the other examples
+    ctx = table["context"]
+    other = next(w for w in WINDS if w != ctx["seat_wind"])
+    base = {k: v for k, v in table.items() if k != "players"}
+    discard = {**base, "context": {**ctx, "self_drawn": False, "discarder": other}}
+    drawn = {**base, "context": {**ctx, "self_drawn": True, "discarder": None}}
     a = score_italian(discard, PRESET)
     b = score_italian(drawn, PRESET)
     assert b["players"][b["winner"]]["raw"] >= a["players"][a["winner"]]["raw"]
