@@ -45,36 +45,25 @@ def recognize_photo(data: bytes, settings: Settings, *, annotate: bool = False) 
     )
     from vision.recognize import recognize  # heavy (OpenCV, onnxruntime): after the checks
 
-    found = recognize(photo.image)
+    found = recognize(photo.image, scale=photo.scale)
     picture = None
     if annotate:
         from vision.annotate import annotate as draw
 
         picture = _jpeg_data_url(draw(photo.image, found), settings.annotate_quality)
-    return RecognizedPhoto(to_original_pixels(found.to_dict(), photo), picture)
+    return RecognizedPhoto(with_photo_size(found.to_dict(), photo), picture)
 
 
-def to_original_pixels(recognition: dict[str, Any], photo: Photo) -> dict[str, Any]:
-    """Report outlines and image size in the uploaded photo's pixels, not the decoded copy's.
+def with_photo_size(recognition: dict[str, Any], photo: Photo) -> dict[str, Any]:
+    """Report the uploaded photo's exact size (upright), whatever size it was decoded at.
 
-    Apps draw outlines over the photo they sent, at its own resolution.
+    The pipeline reports outlines in the original photo's pixels (it is given
+    :attr:`Photo.scale`) and rounds the size it derives; apps draw over the photo
+    they sent, so the size must be exactly that photo's.
     """
     width, height = photo.original_size
-    out = dict(recognition)
-    out["image"] = {**dict(recognition.get("image") or {}), "width": width, "height": height}
-    if photo.scale != 1.0:
-        tiles = []
-        for item in recognition.get("tiles", []):
-            item = dict(item)
-            if item.get("outline") is not None:
-                item["outline"] = [
-                    [round(min(max(x / photo.scale, 0.0), width), 1),
-                     round(min(max(y / photo.scale, 0.0), height), 1)]
-                    for x, y in item["outline"]
-                ]
-            tiles.append(item)
-        out["tiles"] = tiles
-    return out
+    return {**recognition,
+            "image": {**dict(recognition.get("image") or {}), "width": width, "height": height}}
 
 
 def _jpeg_data_url(image: np.ndarray, quality: int) -> str:

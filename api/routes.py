@@ -161,7 +161,7 @@ async def _score_recognition(
 
 @router.post(
     "/api/v1/recognize", response_model=RecognitionResponse,
-    response_model_exclude_none=True, tags=["photos"], responses=_PHOTO_ERRORS,
+    response_model_exclude_unset=True, tags=["photos"], responses=_PHOTO_ERRORS,
     summary="Find and name the tiles in a photo",
     description="Returns the tiles left to right with outlines (in the photo's pixels), "
     "confidences and alternatives, their groups (concealed hand, melds, bonus tiles) and "
@@ -198,7 +198,7 @@ async def _recognize(request: Request, photo: UploadFile, annotate: bool) -> Rec
 
 
 @router.post(
-    "/api/v1/scan", response_model=ScanResponse, response_model_exclude_none=True,
+    "/api/v1/scan", response_model=ScanResponse, response_model_exclude_unset=True,
     tags=["photos"], responses=_PHOTO_ERRORS,
     summary="Recognise the tiles in a photo and score the hand, in one call",
     description="Multipart: `photo` and an optional `request` field holding JSON with "

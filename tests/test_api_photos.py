@@ -1,0 +1,204 @@
+"""Photo endpoints end to end on generated scene photos: real decoding, pipeline and scoring."""
+
+from __future__ import annotations
+
+import base64
+import io
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx
+import numpy as np
+import pytest
+from fastapi.testclient import TestClient
+from PIL import Image
+
+from api.app import create_app
+from api.settings import Settings
+
+SIZE = (960, 720)
+
+
+def _jpeg(image: np.ndarray, quality: int = 90) -> bytes:
+    buf = io.BytesIO()
+    Image.fromarray(image).save(buf, "JPEG", quality=quality)
+    return buf.getvalue()
+
+
+@pytest.fixture(scope="module")
+def scene() -> Any:
+    from datasets.scenes import generate_scene
+
+    return generate_scene(7, size=SIZE, tilt=10.0, flipped=False)
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(Settings())) as c:
+        yield c
+
+
+def _centre(outline: list[list[float]]) -> np.ndarray:
+    return np.asarray(outline, dtype=float).mean(axis=0)
+
+
+def _matches_truth(tiles: list[dict[str, Any]], truth: list[Any]) -> float:
+    """Share of recognised tiles whose centre is within half a tile of a true tile's centre."""
+    centres = np.array([_centre([list(p) for p in t.outline]) for t in truth])
+    sizes = np.array([np.linalg.norm(np.asarray(t.outline[0]) - np.asarray(t.outline[2]))
+                      for t in truth])
+    hits = 0
+    for tile in tiles:
+        d = np.linalg.norm(centres - _centre(tile["outline"]), axis=1)
+        hits += bool((d < sizes / 2).any())
+    return hits / max(1, len(tiles))
+
+
+def _post(client: TestClient, path: str, photo: bytes, **kwargs: Any) -> httpx.Response:
+    return client.post(path, files={"photo": ("hand.jpg", photo, "image/jpeg")}, **kwargs)
+
+
+def test_recognize_a_scene(client: TestClient, scene: Any) -> None:
+    response = _post(client, "/api/v1/recognize", _jpeg(scene.image))
+    assert response.status_code == 200, response.text
+    rec = response.json()
+    assert rec["image"] == {"width": SIZE[0], "height": SIZE[1]}
+    assert len(rec["tiles"]) >= 0.8 * len(scene.tiles)
+    for i, tile in enumerate(rec["tiles"]):
+        assert tile["index"] == i
+        assert len(tile["outline"]) == 4
+        assert 0.0 <= tile["confidence"] <= 1.0
+    grouped = sorted(i for g in rec["groups"] for i in g["tiles"])
+    assert grouped == list(range(len(rec["tiles"])))
+    assert _matches_truth(rec["tiles"], list(scene.tiles)) >= 0.8
+
+
+def test_outlines_are_in_the_uploaded_photos_pixels(scene: Any) -> None:
+    """Decoded at a quarter of the size, the outlines still land on the original tiles."""
+    with TestClient(create_app(Settings(max_side=480))) as small:
+        rec = _post(small, "/api/v1/recognize", _jpeg(scene.image)).json()
+    assert rec["image"] == {"width": SIZE[0], "height": SIZE[1]}
+    assert rec["tiles"]
+    assert _matches_truth(rec["tiles"], list(scene.tiles)) >= 0.8
+
+
+def test_exif_rotated_upload_is_read_upright(client: TestClient, scene: Any,
+                                             tmp_path: Path) -> None:
+    from datasets.scenes import save_scene
+
+    path = save_scene(scene, tmp_path, "turned", exif_turn=90)
+    rec = _post(client, "/api/v1/recognize", path.read_bytes()).json()
+    assert rec["image"] == {"width": SIZE[0], "height": SIZE[1]}
+    assert _matches_truth(rec["tiles"], list(scene.tiles)) >= 0.8
+
+
+def test_annotated_image(client: TestClient, scene: Any) -> None:
+    rec = _post(client, "/api/v1/recognize", _jpeg(scene.image),
+                params={"annotate": "true"}).json()
+    prefix = "data:image/jpeg;base64,"
+    assert rec["annotated_image"].startswith(prefix)
+    picture = Image.open(io.BytesIO(base64.b64decode(rec["annotated_image"][len(prefix):])))
+    assert picture.format == "JPEG" and picture.width > 0
+    plain = _post(client, "/api/v1/recognize", _jpeg(scene.image)).json()
+    assert "annotated_image" not in plain
+
+
+def test_scan_agrees_with_recognize_then_score(client: TestClient, scene: Any) -> None:
+    context = {"seat_wind": "west", "round_wind": "south", "self_drawn": True}
+    photo = _jpeg(scene.image)
+    scanned = _post(client, "/api/v1/scan", photo,
+                    data={"request": f'{{"rules": "hk-b", "context": {_json(context)}}}'})
+    assert scanned.status_code == 200, scanned.text
+    body = scanned.json()
+    assert set(body) >= {"recognition", "score"}
+    rec = _post(client, "/api/v1/recognize", photo).json()
+    assert [t["code"] for t in body["recognition"]["tiles"]] == [t["code"] for t in rec["tiles"]]
+    scored = client.post("/api/v1/score", json={"rules": "hk-b", "recognition": rec,
+                                                 "context": context}).json()
+    assert body["score"] == {k: v for k, v in scored.items() if k != "hand"}
+    assert body.get("hand") == scored.get("hand")
+    if not body["score"]["valid"]:
+        assert body["score"]["reason"]
+
+
+def test_corrected_tile_changes_the_score(client: TestClient, scene: Any) -> None:
+    """The page's loop: recognise, correct one tile, score again."""
+    rec = _post(client, "/api/v1/recognize", _jpeg(scene.image)).json()
+    truth_codes = [t.code for t in scene.tiles]
+    if len(rec["tiles"]) == len(truth_codes):  # put the true faces in, as a player would
+        for tile, code in zip(rec["tiles"], truth_codes, strict=True):
+            tile["code"] = code
+    first = client.post("/api/v1/score", json={"rules": "hk-a", "recognition": rec}).json()
+    concealed = next(g for g in rec["groups"] if g["kind"] == "concealed")
+    victim = rec["tiles"][concealed["tiles"][0]]
+    victim["code"] = "7z" if victim["code"] != "7z" else "1m"
+    second = client.post("/api/v1/score", json={"rules": "hk-a", "recognition": rec}).json()
+    assert first != second
+    assert second["valid"] is False or second.get("fan") != first.get("fan")
+
+
+def test_blank_photo_has_no_tiles(client: TestClient) -> None:
+    rng = np.random.default_rng(1)
+    table = np.full((600, 800, 3), (35, 90, 50), np.uint8)
+    table = np.clip(table + rng.normal(0, 4, table.shape), 0, 255).astype(np.uint8)
+    for path in ("/api/v1/recognize", "/api/v1/scan"):
+        response = _post(client, path, _jpeg(table))
+        assert response.status_code == 422, response.text
+        error = response.json()["error"]
+        assert error["code"] == "no_tiles_found"
+        assert "light" in error["message"]
+
+
+def _json(value: Any) -> str:
+    import json
+
+    return json.dumps(value)
+
+
+def _slow_photo() -> bytes:
+    """A 12-megapixel JPEG of a generated hand: seconds of work on a busy CI core."""
+    from datasets.scenes import generate_scene
+
+    return _jpeg(generate_scene(3, size=(4000, 3000), compress=False).image, 92)
+
+
+@pytest.mark.slow
+def test_healthz_answers_while_a_photo_is_processed_and_extra_photos_get_busy() -> None:
+    settings = Settings(max_concurrent_recognitions=1, max_queued_recognitions=0,
+                        max_side=0)
+    app = create_app(settings)
+    recognizer = app.state.recognizer
+    photo = _slow_photo()
+
+    async def scenario() -> tuple[int, list[float], int, str]:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test",
+                                     timeout=300) as http:
+            files = {"photo": ("hand.jpg", photo, "image/jpeg")}
+            async with anyio.create_task_group() as tg:
+                statuses: list[int] = []
+
+                async def first() -> None:
+                    statuses.append((await http.post("/api/v1/recognize", files=files))
+                                    .status_code)
+
+                tg.start_soon(first)
+                with anyio.fail_after(60):
+                    while recognizer.running == 0:
+                        await anyio.sleep(0.005)
+                health_times = []
+                for _ in range(5):
+                    t0 = anyio.current_time()
+                    assert (await http.get("/healthz")).json() == {"status": "ok"}
+                    health_times.append(anyio.current_time() - t0)
+                still_running = recognizer.running
+                busy = await http.post("/api/v1/recognize", files=files)
+            return statuses[0], health_times, still_running, busy.text + str(busy.status_code)
+
+    status, health_times, still_running, busy = anyio.run(scenario)
+    assert still_running == 1, "the photo was still being processed while /healthz answered"
+    assert max(health_times) < 0.5
+    assert busy.endswith("503") and '"busy"' in busy
+    assert status == 200
