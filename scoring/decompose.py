@@ -177,12 +177,12 @@ def standard_splits(counts: Sequence[int]) -> list[tuple[Group, ...]]:
 
 def is_seven_pairs(counts: Sequence[int]) -> bool:
     """Seven different pairs (four of a kind is not two pairs: documented in the presets)."""
-    return sum(1 for c in counts if c == 2) == 7 and sum(counts) == 14
+    return list(counts).count(2) == 7 and sum(counts) == 14
 
 
 def orphans_duplicate(counts: Sequence[int]) -> int | None:
     """The doubled tile of a thirteen-orphans hand, or ``None`` if it is not one."""
-    if sum(counts) != 14:
+    if any(counts[1:8]) or any(counts[10:17]) or any(counts[19:26]) or sum(counts) != 14:
         return None
     dup = None
     for i in ORPHANS:

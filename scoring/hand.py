@@ -351,17 +351,28 @@ def check_tiles(hand: Hand) -> None:
     """Tiles that cannot exist on a table: fifth copies, misplaced bonus or face-down tiles.
 
     Structural only (any number of tiles), so it also suits a loser's hand.
-    One pass over the tiles on the happy path: the API checks every photo.
     """
-    counts = [0] * 34
+    tile_census(hand)
+
+
+def tile_census(hand: Hand) -> tuple[list[int], list[int]]:
+    """:func:`check_tiles`, returning the concealed and the whole-hand counts of the 34 tiles.
+
+    One pass over the tiles on the happy path: the API checks every photo, and
+    the engine reuses the counts instead of counting again.
+    """
+    concealed = [0] * 34
     for t in hand.concealed:
         i = t.index
         if i >= 34:
             _misplaced(hand)
-        counts[i] += 1
-    for m in hand.melds:
-        for t in m.tiles:
-            counts[t.index] += 1
+        concealed[i] += 1
+    counts = concealed
+    if hand.melds:
+        counts = list(concealed)
+        for m in hand.melds:
+            for t in m.tiles:
+                counts[t.index] += 1
     bonus = hand.bonus
     if bonus:
         not_bonus = [t for t in bonus if not t.is_bonus]
@@ -377,6 +388,7 @@ def check_tiles(hand: Hand) -> None:
                           + ", ".join(f"{counts[t.index]} of {t.code}" for t in over))
     if len(hand.melds) > 4:
         raise IllegalHand(f"a hand has at most four sets, got {len(hand.melds)} declared melds")
+    return concealed, counts
 
 
 def _misplaced(hand: Hand) -> None:
@@ -397,34 +409,35 @@ def flower_win_possible(hand: Hand) -> bool:
             and win not in hand.bonus)
 
 
-def check_winning_hand(hand: Hand) -> None:
+def check_winning_hand(hand: Hand) -> tuple[list[int], list[int]]:
     """Everything that makes a claimed win impossible before looking for sets.
 
     A hand one tile short is reported by the caller with its waits; here it
-    only passes the count check so that the caller can compute them.
+    only passes the count check so that the caller can compute them. Returns
+    the concealed and whole-hand tile counts (see :func:`tile_census`).
     """
-    check_tiles(hand)
-    expected = hand.tiles_expected
+    concealed, counts = tile_census(hand)
+    expected = 14 - 3 * len(hand.melds)
     got = len(hand.concealed)
-    flower = flower_win_possible(hand)
-    if got not in (expected, expected - 1):
+    if got != expected and got != expected - 1:
         melds = len(hand.melds)
         raise IllegalHand(
             f"wrong number of tiles: with {melds} declared set{'s' if melds != 1 else ''} "
             f"the concealed tiles (winning tile included) must be {expected}, got {got}")
     win = hand.winning_tile
     if win is None:
-        return
-    if win.is_bonus:
-        if not flower:
+        return concealed, counts
+    if win.index >= 34:
+        if win is BACK:
+            raise IllegalHand("the winning tile cannot be a face-down tile")
+        if not flower_win_possible(hand):
             raise IllegalHand(f"the winning tile {win.code} is a bonus tile: that only wins "
                               "with seven bonus tiles set aside (the eighth wins)")
-        return
-    if win is BACK:
-        raise IllegalHand("the winning tile cannot be a face-down tile")
-    if got == expected and not any(t is win for t in hand.concealed):
+        return concealed, counts
+    if got == expected and not concealed[win.index]:
         raise IllegalHand(f"the winning tile {win.code} is not among the concealed tiles "
                           "(the concealed tiles must include it)")
+    return concealed, counts
 
 
 def check_context(hand: Hand, ctx: Context) -> None:
@@ -462,8 +475,21 @@ def check_context(hand: Hand, ctx: Context) -> None:
 
 
 __all__ = [
-    "CONTEXT_FLAGS", "MELD_KINDS", "Context", "Hand", "Meld",
-    "check_context", "check_tiles", "check_winning_hand", "context_from_json",
-    "flower_win_possible", "hand_from_json", "hand_to_json", "meld",
-    "meld_from_json", "seat", "tile_counts",
+    "CONTEXT_FLAGS",
+    "MELD_KINDS",
+    "Context",
+    "Hand",
+    "Meld",
+    "check_context",
+    "check_tiles",
+    "check_winning_hand",
+    "context_from_json",
+    "flower_win_possible",
+    "hand_from_json",
+    "hand_to_json",
+    "meld",
+    "meld_from_json",
+    "seat",
+    "tile_census",
+    "tile_counts",
 ]

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Mapping
 from itertools import compress
 from typing import Any, NamedTuple
 
-from scoring.decompose import Reading, concealed_counts, decompose, placements
+from scoring.decompose import Reading, decompose, placements
 from scoring.errors import IllegalHand, RuleError
 from scoring.hand import (
     Context,
@@ -50,8 +50,9 @@ class Facts:
     __slots__ = (
         "all_honours", "all_simples", "all_terminals", "bonus", "chows", "concealed",
         "concealed_pungs", "ctx", "dragon_pair", "dragon_pungs", "flowers", "form",
-        "honours", "kongs", "nine_gates", "pair", "pungs", "round_pung", "seasons",
-        "seat_number", "seat_pung", "suit", "suits", "tiles_mask", "wind_pair", "wind_pungs",
+        "honours", "kongs", "nine_gates", "pair", "pungs", "round_pung", "round_tile", "seasons",
+        "seat_number", "seat_pung", "seat_tile", "suit", "suits", "tiles_mask", "wind_pair",
+        "wind_pungs",
     )
 
     form: str
@@ -69,6 +70,8 @@ class Facts:
     flowers: frozenset[int]
     seasons: frozenset[int]
     seat_number: int
+    seat_tile: int
+    round_tile: int
     chows: int
     pungs: int
     kongs: int
@@ -199,6 +202,8 @@ def _hand_facts(hand: Hand, ctx: Context, counts: list[int]) -> Facts:
     else:
         f.flowers = f.seasons = _EMPTY
     f.seat_number = _SEAT_NUMBER[ctx.seat_wind]
+    f.seat_tile = 26 + f.seat_number
+    f.round_tile = 26 + _SEAT_NUMBER[ctx.round_wind]
     return f
 
 
@@ -207,8 +212,8 @@ def _reading_facts(f: Facts, reading: Reading, win: Tile | None) -> None:
     f.form = reading.form
     chows = pungs = kongs = concealed_pungs = dragons = winds = 0
     pair = -1
-    seat = 27 + f.seat_number - 1
-    rnd = 27 + WINDS.index(f.ctx.round_wind)
+    seat = f.seat_tile
+    rnd = f.round_tile
     f.seat_pung = f.round_pung = False
     for g in reading.groups:
         kind = g.kind
@@ -290,20 +295,25 @@ class HKScore(NamedTuple):
 _Check = tuple[PatternRule, Callable[[Facts], int]]
 
 
-def _evaluate(f: Facts, checks: tuple[_Check, ...], limit_fan: int, bonus_ids: frozenset[str]
-              ) -> tuple[tuple[tuple[PatternRule, int], ...], int, int, bool, int]:
-    """Patterns present after replacement; (found, fan, uncapped, limit, bonus fan)."""
-    found: list[tuple[PatternRule, int]] = []
-    replaced: set[str] | None = None
+_Found = list[tuple[PatternRule, int]]
+
+
+def _run(f: Facts, checks: tuple[_Check, ...]) -> tuple[_Found, set[str]]:
+    """Patterns present (with their counts) and the ids they replace."""
+    found: _Found = []
+    replaced: set[str] = set()
     for rule, check in checks:
         n = check(f)
         if n:
             found.append((rule, n))
             if rule.replaces:
-                if replaced is None:
-                    replaced = set(rule.replaces)
-                else:
-                    replaced.update(rule.replaces)
+                replaced.update(rule.replaces)
+    return found, replaced
+
+
+def _total(found: _Found, replaced: set[str], limit_fan: int, bonus_ids: frozenset[str]
+           ) -> tuple[tuple[tuple[PatternRule, int], ...], int, int, bool, int]:
+    """Apply replacement and limits: (found, fan, uncapped, limit, bonus fan)."""
     if replaced:
         found = [(r, n) for r, n in found if r.id not in replaced]
     total = 0
@@ -320,6 +330,15 @@ def _evaluate(f: Facts, checks: tuple[_Check, ...], limit_fan: int, bonus_ids: f
     return tuple(found), min(total, limit_fan), total, total >= limit_fan, bonus
 
 
+HAND_LEVEL = frozenset((
+    "half_flush", "full_flush", "all_honours", "all_simples", "all_terminals", "nine_gates",
+    "concealed_hand", "concealed_self_drawn", "self_drawn", "kong_replacement", "robbing_kong",
+    "last_tile", "heavenly", "earthly", "no_bonus", "own_flower", "own_season", "bouquet",
+    "flower_season_pair"))
+"""Patterns that depend on the tiles and the win, not on how the tiles are grouped:
+checked once per hand, however many readings it has."""
+
+
 class _Scorer:
     """Scores readings of one hand under one preset; keeps the per-preset lookups."""
 
@@ -327,9 +346,12 @@ class _Scorer:
         opts = preset.options
         self.preset = preset
         self.rules = preset.patterns
-        self.checks: tuple[_Check, ...] = tuple((r, PATTERNS[r.id]) for r in self.rules)
-        self.flower_checks: tuple[_Check, ...] = tuple(
-            c for c in self.checks if c[0].id in FLOWER_WIN_PATTERNS)
+        checks = tuple((r, PATTERNS[r.id]) for r in self.rules)
+        self.order = {r.id: i for i, r in enumerate(self.rules)}
+        self.hand_checks = tuple(c for c in checks if c[0].id in HAND_LEVEL)
+        self.reading_checks = tuple(c for c in checks if c[0].id not in HAND_LEVEL
+                                    and c[0].id not in FLOWER_WIN_PATTERNS)
+        self.flower_checks = tuple(c for c in checks if c[0].id in FLOWER_WIN_PATTERNS)
         self.bonus_ids = frozenset(r.id for r in self.rules if r.category == "bonus"
                                    and r.id not in FLOWER_WIN_PATTERNS)
         self.limit_fan = int(opts["limit_fan"])
@@ -339,26 +361,38 @@ class _Scorer:
         self.liability = bool(opts.get("liability", True))
         self.bonus_counts = bool(opts.get("bonus_counts_for_minimum", True))
 
-    def best(self, hand: Hand, ctx: Context, win: Tile | None) -> HKScore | None:
-        counts = concealed_counts(hand.concealed)
-        readings = decompose(hand, counts)
+    def facts(self, hand: Hand, ctx: Context, counts: list[int]
+              ) -> tuple[Facts, _Found, set[str]]:
+        """Hand-wide facts (``counts``: the whole hand's) and the hand-level patterns found."""
+        f = _hand_facts(hand, ctx, counts)
+        found, replaced = _run(f, self.hand_checks)
+        return f, found, replaced
+
+    def evaluate(self, f: Facts, reading: Reading, win: Tile | None, hand_found: _Found,
+                 hand_replaced: set[str]
+                 ) -> tuple[tuple[tuple[PatternRule, int], ...], int, int, bool, int]:
+        """Score one reading: its own patterns plus the hand-level ones."""
+        if reading.form == "flowers":
+            f.form = "flowers"
+            found, replaced = _run(f, self.flower_checks)
+        else:
+            _reading_facts(f, reading, win)
+            found, replaced = _run(f, self.reading_checks)
+            found = found + hand_found
+            replaced = replaced | hand_replaced
+        return _total(found, replaced, self.limit_fan, self.bonus_ids)
+
+    def best(self, hand: Hand, ctx: Context, win: Tile | None, concealed: list[int],
+             counts: list[int]) -> HKScore | None:
+        readings = decompose(hand, concealed)
         if not readings:
             return None
-        counts = list(counts)
-        for m in hand.melds:
-            for t in m.tiles:
-                counts[t.index] += 1
-        f = _hand_facts(hand, ctx, counts)
+        f, hand_found, hand_replaced = self.facts(hand, ctx, counts)
         best_key: tuple[bool, bool, int, int] | None = None
         best: tuple[Reading, tuple[tuple[PatternRule, int], ...], int, int, bool, int] | None = None
         for reading in readings:
-            flowers = reading.form == "flowers"
-            if not flowers:
-                _reading_facts(f, reading, win)
-            else:
-                f.form = "flowers"
-            found, fan, uncapped, limit, bonus = _evaluate(
-                f, self.flower_checks if flowers else self.checks, self.limit_fan, self.bonus_ids)
+            found, fan, uncapped, limit, bonus = self.evaluate(f, reading, win, hand_found,
+                                                               hand_replaced)
             counted = fan if self.bonus_counts or limit else fan - bonus
             key = (counted >= self.min_fan, limit, fan, uncapped)
             if best_key is None or key > best_key:
@@ -372,7 +406,9 @@ class _Scorer:
                           if self.liability else (None, None))
         payments = settle(base_amount(fan, limit, self.limit_fan, self.table, self.stake),
                           ctx.seat_wind, self_drawn, discarder, WINDS, liable, reason)
-        patterns = tuple(FoundPattern(r, n, r.fan if r.limit else r.fan * n) for r, n in found)
+        order = self.order
+        patterns = tuple(FoundPattern(r, n, r.fan if r.limit else r.fan * n)
+                         for r, n in sorted(found, key=lambda rn: order[rn[0].id]))
         return HKScore(reading, patterns, fan, uncapped, limit, counted, payments, win)
 
     def _liable(self, hand: Hand, ctx: Context, reading: Reading,
@@ -460,25 +496,14 @@ class ReadingScore(NamedTuple):
 
 def reading_scores(hand: Hand, ctx: Context, preset: Preset) -> tuple[ReadingScore, ...]:
     """Every reading of a hand with a known winning tile, each scored alone."""
-    check_winning_hand(hand)
+    concealed, counts = check_winning_hand(hand)
     scorer = _scorer(preset)
-    counts = concealed_counts(hand.concealed)
-    readings = decompose(hand, counts)
-    counts = list(counts)
-    for m in hand.melds:
-        for t in m.tiles:
-            counts[t.index] += 1
-    f = _hand_facts(hand, ctx, counts)
+    readings = decompose(hand, concealed)
+    f, hand_found, hand_replaced = scorer.facts(hand, ctx, counts)
     out: list[ReadingScore] = []
     for reading in readings:
-        flowers = reading.form == "flowers"
-        if flowers:
-            f.form = "flowers"
-        else:
-            _reading_facts(f, reading, hand.winning_tile)
-        found, fan, _, limit, _ = _evaluate(
-            f, scorer.flower_checks if flowers else scorer.checks, scorer.limit_fan,
-            scorer.bonus_ids)
+        found, fan, _, limit, _ = scorer.evaluate(f, reading, hand.winning_tile, hand_found,
+                                                  hand_replaced)
         out.append(ReadingScore(reading, fan, limit, tuple((r.id, r.fan * n) for r, n in found)))
     return tuple(out)
 
@@ -489,7 +514,7 @@ def score_hk(hand: Hand, ctx: Context, preset: Preset) -> HKScore:
     With no winning tile given, every distinct concealed tile is tried and the
     best result for the winner is kept (the caller reports the assumption).
     """
-    check_winning_hand(hand)
+    concealed, counts = check_winning_hand(hand)
     scorer = _scorer(preset)
     if len(hand.concealed) == hand.tiles_expected - 1 and not flower_win_possible(hand):
         w = waits(hand)
@@ -502,7 +527,7 @@ def score_hk(hand: Hand, ctx: Context, preset: Preset) -> HKScore:
                           f"{len(hand.melds)} declared sets)")
     if hand.winning_tile is not None:
         check_context(hand, ctx)
-        result = scorer.best(hand, ctx, hand.winning_tile)
+        result = scorer.best(hand, ctx, hand.winning_tile, concealed, counts)
     else:
         result = None
         first_error: IllegalHand | None = None
@@ -513,7 +538,7 @@ def score_hk(hand: Hand, ctx: Context, preset: Preset) -> HKScore:
             except IllegalHand as exc:
                 first_error = first_error or exc
                 continue
-            got = scorer.best(trial, ctx, cand)
+            got = scorer.best(trial, ctx, cand, concealed, counts)
             if got is not None and (result is None or _rank(got) > _rank(result)):
                 result = got
         if result is None and first_error is not None and decompose(hand):
