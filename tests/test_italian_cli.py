@@ -54,3 +54,15 @@ def test_not_a_winning_hand_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
                    "--seat", "south", "--discarder", "west", "--rules", "italian"])
     assert status == 1
     assert "Not a winning hand (italian)" in capsys.readouterr().out
+
+
+def test_special_hand_text(capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["score", "119m19p19s1234567z", "--win", "1m", "--seat", "east",
+                   "--self-drawn", "--rules", "italian", "--player", "south=40",
+                   "--player", "west=0", "--player", "north=120"])
+    out = capsys.readouterr().out
+    assert status == 0
+    assert "special hand Thirteen orphans" in out
+    assert "paid as a limit -> score 2000" in out
+    rows = [line.split() for line in out.splitlines() if line.startswith("  net ")]
+    assert rows == [["net", "+12000", "-4040", "-4160", "-3800"]]

@@ -20,13 +20,13 @@ def _player_block(seat: str, p: Mapping[str, Any]) -> list[str]:
     special = p.get("special_hand")
     if special:
         out.append(f"    special hand {special['name']} ({special['name_it']}): "
-                   f"{special['value']}, paid as a limit")
-    else:
-        for line in p.get("point_lines", []):
-            tiles = f" {line['tiles']}" if line.get("tiles") else ""
-            out.append(f"    {line['value']:>4} pts  {line['name']}{tiles}   ({line['name_it']})")
-        for line in p.get("double_lines", []):
-            out.append(f"    {line['value']:>4} dbl  {line['name']}   ({line['name_it']})")
+                   f"{special['value']}, paid as a limit -> score {p['score']}")
+        return out
+    for line in p.get("point_lines", []):
+        tiles = f" {line['tiles']}" if line.get("tiles") else ""
+        out.append(f"    {line['value']:>4} pts  {line['name']}{tiles}   ({line['name_it']})")
+    for line in p.get("double_lines", []):
+        out.append(f"    {line['value']:>4} dbl  {line['name']}   ({line['name_it']})")
     capped = ""
     if p.get("doubles_uncapped", 0) > p.get("doubles", 0):
         capped = f" (of {p['doubles_uncapped']}, capped)"
