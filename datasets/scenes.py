@@ -162,9 +162,8 @@ def generate_scene(
 
     truth = []
     for t in tiles:
+        # the player's corners; in a flipped photo the top-left lands bottom-right
         quad = project(cam.homography, t.corners())
-        if is_flipped:  # the player's top-left is now bottom-right in the image
-            quad = quad[[2, 3, 0, 1]]
         truth.append(SceneTile(
             "back" if t.face_down else t.code,
             tuple((float(x), float(y)) for x, y in quad),

@@ -489,7 +489,7 @@ def _best_division(strength: np.ndarray, sn: np.ndarray, start: int, end: int, p
 def _normalised(strength: np.ndarray, start: int, end: int) -> np.ndarray:
     """Seam strength relative to the strong seams inside ``[start, end)`` (edges excluded)."""
     inner = strength[start + 3: end - 3]
-    top = float(np.percentile(inner, 98)) if inner.size else 0.0
+    top = max(float(np.percentile(inner, 98)), 0.6 * float(inner.max())) if inner.size else 0.0
     out: np.ndarray = np.clip(strength / (top + 1e-6), 0, 1) if top > 0 else strength * 0
     return out
 
