@@ -10,6 +10,7 @@ small table entries, and a session meets only a few thousand distinct ones.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import product
 from typing import Any, NamedTuple
 
@@ -51,11 +52,17 @@ class Group(NamedTuple):
         return self.kind in ("chow", "pung", "kong")
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"kind": self.kind, "tiles": format_tiles(self.tiles),
-                               "concealed": self.concealed, "declared": self.declared}
-        if self.claimed_from:
-            out["claimed_from"] = self.claimed_from
-        return out
+        return dict(_group_json(self))
+
+
+@lru_cache(maxsize=4096)
+def _group_json(g: Group) -> tuple[tuple[str, Any], ...]:
+    """JSON fields of a group, cached: responses show the same few hundred groups."""
+    out: list[tuple[str, Any]] = [("kind", g.kind), ("tiles", format_tiles(g.tiles)),
+                                  ("concealed", g.concealed), ("declared", g.declared)]
+    if g.claimed_from:
+        out.append(("claimed_from", g.claimed_from))
+    return tuple(out)
 
 
 class Reading(NamedTuple):

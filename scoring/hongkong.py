@@ -207,8 +207,13 @@ def _hand_facts(hand: Hand, ctx: Context, counts: list[int]) -> Facts:
     return f
 
 
-def _reading_facts(f: Facts, reading: Reading, win: Tile | None) -> None:
-    """Fill in the reading-dependent facts (sets, pair, winds and dragons)."""
+def _reading_facts(f: Facts, reading: Reading, win: Tile | None) -> tuple[object, ...]:
+    """Fill in the reading-dependent facts (sets, pair, winds and dragons); return its shape.
+
+    The shape is everything the reading patterns (other than :data:`MASK_LEVEL`)
+    look at, so equal shapes score alike; it includes the hand's suit count and
+    honours because the "all pungs and one suit" patterns combine both.
+    """
     f.form = reading.form
     chows = pungs = kongs = concealed_pungs = dragons = winds = 0
     pair = -1
@@ -256,6 +261,8 @@ def _reading_facts(f: Facts, reading: Reading, win: Tile | None) -> None:
     f.pair = pair
     f.dragon_pair = pair >= 31
     f.wind_pair = 27 <= pair < 31
+    return (reading.form, chows, pungs, kongs, concealed_pungs, dragons, winds, pair,
+            f.seat_pung, f.round_pung, f.suits, f.honours)
 
 
 # --------------------------------------------------------------------------- scoring
@@ -339,6 +346,16 @@ HAND_LEVEL = frozenset((
 checked once per hand, however many readings it has."""
 
 
+SHAPE_FACTS = frozenset((
+    "form", "chows", "pungs", "kongs", "concealed_pungs", "dragon_pungs", "wind_pungs", "pair",
+    "dragon_pair", "wind_pair", "seat_pung", "round_pung", "suits", "honours"))
+"""The facts a reading's shape key covers (see :func:`_reading_facts`); a test checks that
+the reading patterns read nothing else."""
+
+MASK_LEVEL = frozenset(("ruby_dragon", "jade_dragon", "pearl_dragon"))
+"""Reading patterns that also look at which tiles the hand holds."""
+
+
 class _Scorer:
     """Scores readings of one hand under one preset; keeps the per-preset lookups."""
 
@@ -349,8 +366,14 @@ class _Scorer:
         checks = tuple((r, PATTERNS[r.id]) for r in self.rules)
         self.order = {r.id: i for i, r in enumerate(self.rules)}
         self.hand_checks = tuple(c for c in checks if c[0].id in HAND_LEVEL)
-        self.reading_checks = tuple(c for c in checks if c[0].id not in HAND_LEVEL
-                                    and c[0].id not in FLOWER_WIN_PATTERNS)
+        reading_checks = tuple(c for c in checks if c[0].id not in HAND_LEVEL
+                               and c[0].id not in FLOWER_WIN_PATTERNS)
+        # Most reading patterns depend only on the reading's shape (how many chows,
+        # pungs, dragon and wind pungs, the pair...): their results are kept per shape,
+        # a few hundred shapes in all. The suit-and-dragon limits also look at the tiles.
+        self.shape_checks = tuple(c for c in reading_checks if c[0].id not in MASK_LEVEL)
+        self.mask_checks = tuple(c for c in reading_checks if c[0].id in MASK_LEVEL)
+        self.shapes: dict[tuple[object, ...], tuple[_Found, set[str]]] = {}
         self.flower_checks = tuple(c for c in checks if c[0].id in FLOWER_WIN_PATTERNS)
         self.bonus_ids = frozenset(r.id for r in self.rules if r.category == "bonus"
                                    and r.id not in FLOWER_WIN_PATTERNS)
@@ -376,8 +399,17 @@ class _Scorer:
             f.form = "flowers"
             found, replaced = _run(f, self.flower_checks)
         else:
-            _reading_facts(f, reading, win)
-            found, replaced = _run(f, self.reading_checks)
+            shape = _reading_facts(f, reading, win)
+            memo = self.shapes.get(shape)
+            if memo is None:
+                if len(self.shapes) > 8192:
+                    self.shapes.clear()
+                memo = self.shapes[shape] = _run(f, self.shape_checks)
+            found, replaced = memo
+            if self.mask_checks:
+                more, more_replaced = _run(f, self.mask_checks)
+                found = found + more
+                replaced = replaced | more_replaced
             found = found + hand_found
             replaced = replaced | hand_replaced
         return _total(found, replaced, self.limit_fan, self.bonus_ids)
