@@ -557,7 +557,9 @@ def score_hk(hand: Hand, ctx: Context, preset: Preset) -> HKScore:
         raise IllegalHand(f"the hand is one tile short and no tile completes it "
                           f"({len(hand.concealed)} concealed tiles with "
                           f"{len(hand.melds)} declared sets)")
-    if hand.winning_tile is not None:
+    if hand.winning_tile is not None or len(hand.concealed) != hand.tiles_expected:
+        # A known winning tile, or a flower win on a hand that is not complete
+        # (the eighth bonus tile won; no concealed tile did).
         check_context(hand, ctx)
         result = scorer.best(hand, ctx, hand.winning_tile, concealed, counts)
     else:

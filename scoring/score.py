@@ -68,7 +68,8 @@ def score_parsed(hand: Hand, ctx: Context, preset: Preset,
                            "score_request (it needs the whole request)")
     try:
         scored = score_hk(hand, ctx, preset)
-        return score_to_json(scored, hand, ctx, preset, assumed=hand.winning_tile is None)
+        assumed = hand.winning_tile is None and scored.winning_tile is not None
+        return score_to_json(scored, hand, ctx, preset, assumed=assumed)
     except IllegalHand as exc:
         return invalid(exc.message, preset.name, exc.waits)
 
