@@ -184,7 +184,8 @@ def standard_splits(counts: Sequence[int]) -> list[tuple[Group, ...]]:
 
 def is_seven_pairs(counts: Sequence[int]) -> bool:
     """Seven different pairs (four of a kind is not two pairs: documented in the presets)."""
-    return list(counts).count(2) == 7 and sum(counts) == 14
+    listed = counts if isinstance(counts, list) else list(counts)
+    return listed.count(2) == 7 and sum(listed) == 14
 
 
 def orphans_duplicate(counts: Sequence[int]) -> int | None:
