@@ -1,0 +1,53 @@
+"""Latency of the tile classifier: per-crop time for batches of 14 and 100 crops.
+
+Why: a hand is 14-18 tiles; the whole photo-to-score round trip must feel
+instant, so classifying a hand should take well under 15 ms on a laptop CPU.
+
+Reproduce (from the repository root)::
+
+    python3 bench/bench_classifier.py            # --repeats 50 --threads 2
+
+Times ``TileClassifier.classify`` end to end (resize + onnxruntime + softmax)
+on random 240x320 BGR crops (the size the segmenter returns) and prints the
+median over the repeats, per batch and per crop.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from vision.classify import TileClassifier
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description="benchmark the tile classifier")
+    p.add_argument("--repeats", type=int, default=50)
+    a = p.parse_args()
+    t0 = time.perf_counter()
+    clf = TileClassifier()
+    print(f"model load: {1000 * (time.perf_counter() - t0):.0f} ms")
+    rng = np.random.default_rng(0)
+    for n in (14, 100):
+        crops = [rng.integers(0, 256, (320, 240, 3), dtype=np.uint8) for _ in range(n)]
+        clf.classify(crops)  # warm-up
+        times = []
+        for _ in range(a.repeats):
+            t = time.perf_counter()
+            clf.classify(crops)
+            times.append(time.perf_counter() - t)
+        med = statistics.median(times) * 1000
+        print(f"batch {n:3d}: {med:6.2f} ms per batch, {med / n:5.3f} ms per crop "
+              f"(median of {a.repeats})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,430 @@
+"""Builder of the tile-classifier data set: labelled crops rendered from artworks.
+
+Why: no public photo set covers the many physical tile sets our users play
+with, so the classifier learns from many *drawings* of tiles (see
+:mod:`datasets.artwork`), each rendered the way the photo segmenter will cut
+it out of a phone photo: a rectified but imperfect crop (shifted, too tight,
+too loose, a sliver of the neighbouring tile or of the tile's side), under
+uneven light, glare, shadow, blur, noise, colour casts and JPEG, upright or
+upside down. A ``none`` class (table, tile sides, gaps between tiles, junk)
+teaches the model to refuse what is not a tile face.
+
+Output: ``build/tiles/<split>.npz`` with ``x`` (N, H, W, 3) uint8 **RGB**,
+``y`` (N,) label index into :data:`LABELS`, ``rot`` (N,) 0 upright / 1 upside
+down, ``src`` (N,) source name per sample. Real crops (``real-dev``) are
+stored un-augmented in ``real.npz``; the trainer augments them on the fly.
+
+Rebuild everything (about 3-5 minutes on 2 cores)::
+
+    python3 -m datasets.tile_dataset --out build/tiles
+    # --datasets PATH (or $MJLENS_DATASETS) points at the shared data folder
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from datasets import artwork
+
+TILE_CODES: tuple[str, ...] = (
+    *(f"{n}m" for n in range(1, 10)),
+    *(f"{n}p" for n in range(1, 10)),
+    *(f"{n}s" for n in range(1, 10)),
+    *(f"{n}z" for n in range(1, 8)),
+    *(f"{n}f" for n in range(1, 5)),
+    *(f"{n}g" for n in range(1, 5)),
+    "back",
+)
+"""The 43 tile labels, in the order of ``scoring/tiles.py`` (index 0-42)."""
+NONE = "none"
+LABELS: tuple[str, ...] = (*TILE_CODES, NONE)
+"""Classifier outputs: 43 tiles + ``none`` (not a tile face)."""
+LABEL_INDEX = {c: i for i, c in enumerate(LABELS)}
+
+CROP_H, CROP_W = 80, 60
+"""Size of every training crop (portrait 3:4); ``vision.classify`` resizes to this."""
+
+BONUS_NAMES = {
+    "plum": "1f", "orchid": "2f", "chrysanthemum": "3f", "bamboo": "4f",
+    "spring": "1g", "summer": "2g", "autumn": "3g", "winter": "4g",
+}
+"""English names used by ``real-dev/crops/labels.csv`` for bonus tiles."""
+
+REAL_TRAIN_SETS: tuple[str, ...] = ("C", "D", "F", "H", "M")
+"""Physical sets of ``real-dev`` that the classifier may be trained on."""
+REAL_HELDOUT_SETS: tuple[str, ...] = ("E", "G", "J", "K")
+"""Physical sets of ``real-dev`` never trained on: report accuracy on these."""
+
+FACE_COLOURS: tuple[tuple[int, int, int], ...] = (
+    (250, 250, 248), (245, 243, 235), (240, 232, 210), (236, 226, 196), (246, 236, 200),
+    (232, 220, 170), (238, 240, 228), (226, 232, 222), (250, 245, 230), (220, 214, 200),
+)
+"""Face colours of real sets (RGB): white, ivory, cream, yellowish, greyish."""
+SIDE_COLOURS: tuple[tuple[int, int, int], ...] = (
+    (30, 120, 60), (40, 90, 170), (230, 190, 40), (220, 120, 30), (200, 40, 40),
+    (240, 238, 230), (60, 60, 60), (90, 160, 200), (225, 215, 190), (20, 80, 40),
+)
+"""Colours of tile backs/sides (RGB): the coloured layer seen from the side."""
+TABLE_COLOURS: tuple[tuple[int, int, int], ...] = (
+    (20, 90, 40), (30, 60, 120), (120, 80, 50), (180, 140, 90), (60, 60, 60),
+    (200, 200, 200), (240, 240, 240), (90, 30, 30), (30, 30, 30), (150, 160, 150),
+)
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One rendered crop and its labels."""
+
+    image: np.ndarray  # (CROP_H, CROP_W, 3) uint8 RGB
+    label: int
+    upside_down: bool
+
+
+# ------------------------------------------------------------------ composition
+
+
+DARK_FACES: tuple[tuple[int, int, int], ...] = (
+    (110, 20, 25), (20, 70, 40), (25, 25, 30), (20, 30, 80), (70, 40, 20),
+)
+"""Rare sets have dark faces with light ink (jade-like, black sets)."""
+
+
+def _face_rgb(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Flatten a face on a random face colour (sometimes dark with light ink)."""
+    if face[..., 3].min() < 255 and rng.random() < 0.06:
+        ink = np.array([rng.uniform(200, 255), rng.uniform(190, 255), rng.uniform(170, 255)])
+        light = face.copy()
+        light[..., :3] = ink.astype(np.uint8)
+        dark = np.array(DARK_FACES[rng.integers(len(DARK_FACES))], np.float32)
+        dark = np.clip(dark + rng.normal(0, 10, 3), 0, 255)
+        return artwork.compose_on_face(light, tuple(int(c) for c in dark))  # type: ignore[arg-type]
+    colour = np.array(FACE_COLOURS[rng.integers(len(FACE_COLOURS))], np.float32)
+    colour = np.clip(colour + rng.normal(0, 6, 3), 0, 255)
+    rgb = artwork.compose_on_face(face, tuple(int(c) for c in colour))  # type: ignore[arg-type]
+    if rng.random() < 0.3:  # faded ink
+        k = rng.uniform(0.55, 1.0)
+        rgb = (colour * (1 - k) + rgb.astype(np.float32) * k).astype(np.uint8)
+    return rgb
+
+
+def _tile_body(face: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """A tile seen from the front: face with a rim and the coloured back layer.
+
+    Returns the tile image (RGB) and the face quad inside it (4x2 float, TL TR BR BL)."""
+    fh, fw = face.shape[:2]
+    rim = int(rng.uniform(0.0, 0.08) * fw)
+    side = int(rng.uniform(0.0, 0.25) * fh)  # thickness seen in perspective (below/above)
+    side_colour = np.array(SIDE_COLOURS[rng.integers(len(SIDE_COLOURS))], np.uint8)
+    edge = np.clip(face[2:6, fw // 2 - 2 : fw // 2 + 2].reshape(-1, 3).mean(0) * 0.92, 0, 255)
+    h, w = fh + 2 * rim + side, fw + 2 * rim
+    tile = np.empty((h, w, 3), np.uint8)
+    tile[:] = edge.astype(np.uint8)
+    ivory_part = int(side * rng.uniform(0.2, 0.7))
+    if side:  # ivory part of the thickness then coloured back layer
+        tile[fh + 2 * rim : fh + 2 * rim + ivory_part] = (edge * 0.85).astype(np.uint8)
+        tile[fh + 2 * rim + ivory_part :] = side_colour
+    tile[rim : rim + fh, rim : rim + fw] = face
+    quad = np.array([[rim, rim], [rim + fw, rim], [rim + fw, rim + fh], [rim, rim + fh]],
+                    np.float32)
+    if rng.random() < 0.5:  # thickness seen on the other side
+        tile = tile[::-1].copy()
+        quad[:, 1] = h - quad[:, 1]
+        quad = quad[[3, 2, 1, 0]]
+    return tile, quad
+
+
+def _background(h: int, w: int, rng: np.random.Generator) -> np.ndarray:
+    """A table-like background: colour, gradient, noise texture."""
+    colour = np.array(TABLE_COLOURS[rng.integers(len(TABLE_COLOURS))], np.float32)
+    colour = np.clip(colour + rng.normal(0, 20, 3), 0, 255)
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = colour
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    gx, gy = rng.normal(size=2)
+    img *= (1 + 0.2 * (xx / w - 0.5) * gx + 0.2 * (yy / h - 0.5) * gy)[..., None]
+    size = (max(2, h // 8), max(2, w // 8), 3)
+    small = rng.normal(0, rng.uniform(2, 18), size).astype(np.float32)
+    img += cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def _paste(dst: np.ndarray, src: np.ndarray, x: int, y: int) -> None:
+    h, w = src.shape[:2]
+    x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + w, dst.shape[1]), min(y + h, dst.shape[0])
+    if x1 > x0 and y1 > y0:
+        dst[y0:y1, x0:x1] = src[y0 - y : y1 - y, x0 - x : x1 - x]
+
+
+def _scene(face: np.ndarray, neighbours: Sequence[np.ndarray], rng: np.random.Generator
+           ) -> tuple[np.ndarray, np.ndarray]:
+    """The tile in a row of touching tiles on a table; returns image and face quad."""
+    tile, quad = _tile_body(face, rng)
+    th, tw = tile.shape[:2]
+    pad_x, pad_y = tw, th // 2
+    canvas = _background(th + 2 * pad_y, tw + 2 * pad_x, rng)
+    gap = int(rng.integers(-1, 4))
+    for k, nb in enumerate(neighbours[:2]):  # left and right neighbours, touching
+        ntile, _ = _tile_body(nb, rng)
+        nh = ntile.shape[0]
+        x = pad_x - ntile.shape[1] - gap if k == 0 else pad_x + tw + gap
+        _paste(canvas, ntile, x, pad_y + th - nh + int(rng.integers(-3, 4)))
+    _paste(canvas, tile, pad_x, pad_y)
+    return canvas, quad + np.array([pad_x, pad_y], np.float32)
+
+
+def _jitter_quad(quad: np.ndarray, rng: np.random.Generator, strength: float) -> np.ndarray:
+    """The segmenter's imperfect face quad: shift, scale, rotation, corner noise."""
+    w = float(np.linalg.norm(quad[1] - quad[0]))
+    h = float(np.linalg.norm(quad[3] - quad[0]))
+    c = quad.mean(0)
+    s = rng.uniform(1 - 0.08 * strength, 1 + 0.14 * strength)
+    sx = s * rng.uniform(1 - 0.05 * strength, 1 + 0.05 * strength)
+    ang = np.deg2rad(rng.normal(0, 3 * strength))
+    rot = np.array([[np.cos(ang), -np.sin(ang)], [np.sin(ang), np.cos(ang)]], np.float32)
+    q = (quad - c) * np.array([sx, s], np.float32)
+    q = q @ rot.T + c
+    q += rng.normal(0, 1, 2).astype(np.float32) * np.array([w, h], np.float32) * 0.04 * strength
+    q += rng.normal(0, 1, (4, 2)).astype(np.float32) * np.array([w, h]) * 0.025 * strength
+    return q.astype(np.float32)
+
+
+def _warp(img: np.ndarray, quad: np.ndarray, h: int = CROP_H, w: int = CROP_W) -> np.ndarray:
+    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    m = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
+    return cv2.warpPerspective(img, m, (w, h), flags=cv2.INTER_AREA,
+                               borderMode=cv2.BORDER_REPLICATE)
+
+
+# ------------------------------------------------------------------ photometrics
+
+
+def photometric(img: np.ndarray, rng: np.random.Generator, strength: float = 1.0) -> np.ndarray:
+    """Camera and light: gradient, glare, shadow, colour cast, blur, noise, JPEG.
+
+    Works on any RGB uint8 image; also used on real crops during training."""
+    h, w = img.shape[:2]
+    x = img.astype(np.float32)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    yy /= h
+    xx /= w
+    # exposure, contrast, gamma
+    x = (x - 128) * rng.uniform(1 - 0.35 * strength, 1 + 0.2 * strength) + 128
+    x = x * rng.uniform(1 - 0.4 * strength, 1 + 0.15 * strength)
+    # colour cast (white balance)
+    x *= (1 + rng.normal(0, 0.07 * strength, 3)).astype(np.float32)
+    # lighting gradient
+    g = 1 + strength * 0.35 * ((xx - 0.5) * rng.normal() + (yy - 0.5) * rng.normal())
+    x *= g[..., None]
+    if rng.random() < 0.3 * strength:  # glare spot
+        cx, cy, r = rng.uniform(0, 1), rng.uniform(0, 1), rng.uniform(0.1, 0.5)
+        spot = np.exp(-(((xx - cx) ** 2 + (yy - cy) ** 2 * 0.6) / (r * r)))
+        x += (spot * rng.uniform(40, 160))[..., None]
+    if rng.random() < 0.3 * strength:  # soft shadow over part of the crop
+        ang = rng.uniform(0, 2 * np.pi)
+        d = (xx - 0.5) * np.cos(ang) + (yy - 0.5) * np.sin(ang) - rng.uniform(-0.3, 0.4)
+        shade = 1 - rng.uniform(0.2, 0.55) / (1 + np.exp(-d * rng.uniform(8, 40)))
+        x *= shade[..., None]
+    x = np.clip(x, 0, 255)
+    out = x.astype(np.uint8)
+    r = rng.random()
+    if r < 0.35 * strength:
+        k = rng.uniform(0.3, 1.3) * strength
+        out = cv2.GaussianBlur(out, (0, 0), k)
+    elif r < 0.5 * strength:  # motion blur
+        n = int(rng.integers(3, 6))
+        ker = np.zeros((n, n), np.float32)
+        ker[n // 2] = 1.0 / n
+        m = cv2.getRotationMatrix2D((n / 2 - 0.5, n / 2 - 0.5), rng.uniform(0, 180), 1)
+        ker = cv2.warpAffine(ker, m, (n, n))
+        out = cv2.filter2D(out, -1, ker / max(ker.sum(), 1e-6))
+    if rng.random() < 0.7:
+        sigma = rng.uniform(0, 9) * strength
+        out = np.clip(out + rng.normal(0, sigma, out.shape), 0, 255).astype(np.uint8)
+    if rng.random() < 0.5:
+        q = int(rng.integers(25, 90))
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])
+        if ok:
+            out = cv2.imdecode(buf, cv2.IMREAD_UNCHANGED)
+    if rng.random() < 0.05:  # greyscale camera / strong desaturation
+        grey = cv2.cvtColor(out, cv2.COLOR_RGB2GRAY)
+        out = cv2.cvtColor(grey, cv2.COLOR_GRAY2RGB)
+    return out
+
+
+def _downup(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Simulate a far-away tile: few real pixels, upscaled by the segmenter."""
+    if rng.random() < 0.35:
+        f = rng.uniform(0.3, 0.8)
+        small = cv2.resize(img, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        img = cv2.resize(small, (img.shape[1], img.shape[0]), interpolation=cv2.INTER_LINEAR)
+    return img
+
+
+# ------------------------------------------------------------------ samples
+
+
+def render_tile(face: np.ndarray, neighbours: Sequence[np.ndarray], rng: np.random.Generator
+                ) -> np.ndarray:
+    """One crop of a tile face as the segmenter would cut it (RGB, upright)."""
+    face_rgb = _face_rgb(face, rng)
+    # rescale face so the crop's resolution varies before warping
+    scale = rng.uniform(0.45, 1.0)
+    face_rgb = cv2.resize(face_rgb, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    nbs = [cv2.resize(_face_rgb(n, rng), (face_rgb.shape[1], face_rgb.shape[0]),
+                      interpolation=cv2.INTER_AREA) for n in neighbours]
+    canvas, quad = _scene(face_rgb, nbs, rng)
+    strength = 1.0 if rng.random() < 0.8 else 0.3
+    crop = _warp(_downup(canvas, rng), _jitter_quad(quad, rng, strength))
+    return photometric(crop, rng)
+
+
+def render_none(faces: Sequence[np.ndarray], rng: np.random.Generator) -> np.ndarray:
+    """A crop that is not one tile face: table, gap between tiles, side, junk."""
+    kind = rng.integers(5)
+    if kind == 0:  # plain table / background
+        img = _background(CROP_H * 2, CROP_W * 2, rng)
+        crop = cv2.resize(img, (CROP_W, CROP_H), interpolation=cv2.INTER_AREA)
+    elif kind in (1, 2):  # straddling two tiles (half of each) or far off the face
+        face = _face_rgb(faces[rng.integers(len(faces))], rng)
+        nbs = [_face_rgb(faces[rng.integers(len(faces))], rng) for _ in range(2)]
+        canvas, quad = _scene(face, nbs, rng)
+        w = quad[1, 0] - quad[0, 0]
+        h = quad[3, 1] - quad[0, 1]
+        if kind == 1:
+            shift = np.array([rng.choice([-1, 1]) * rng.uniform(0.45, 0.6) * w, 0], np.float32)
+        else:
+            shift = np.array([rng.uniform(-0.3, 0.3) * w,
+                              rng.choice([-1, 1]) * rng.uniform(0.55, 0.9) * h], np.float32)
+        crop = _warp(canvas, _jitter_quad(quad + shift, rng, 0.5))
+    elif kind == 3:  # a tile's side or back layer seen edge-on (stripes)
+        img = np.empty((CROP_H, CROP_W, 3), np.uint8)
+        c1 = np.array(SIDE_COLOURS[rng.integers(len(SIDE_COLOURS))], np.uint8)
+        c2 = np.array(FACE_COLOURS[rng.integers(len(FACE_COLOURS))], np.uint8)
+        cut = int(rng.integers(10, CROP_W - 10))
+        img[:, :cut] = c1
+        img[:, cut:] = c2
+        if rng.random() < 0.5:
+            img = np.ascontiguousarray(img.transpose(1, 0, 2))
+            img = cv2.resize(img, (CROP_W, CROP_H))
+        crop = img
+    else:  # junk: random shapes, strokes and colours (fingers, cups, clutter)
+        crop = _background(CROP_H, CROP_W, rng)
+        for _ in range(int(rng.integers(1, 6))):
+            col = tuple(int(v) for v in rng.integers(0, 256, 3))
+            p = (int(rng.integers(0, CROP_W)), int(rng.integers(0, CROP_H)))
+            if rng.random() < 0.5:
+                cv2.circle(crop, p, int(rng.integers(3, 30)), col, -1)
+            else:
+                q = (int(rng.integers(0, CROP_W)), int(rng.integers(0, CROP_H)))
+                cv2.line(crop, p, q, col, int(rng.integers(1, 10)))
+    return photometric(crop, rng)
+
+
+def _work(args: tuple[list[str], int, int, str | None]) -> dict[str, np.ndarray]:
+    """Render ``n_per_class`` crops per label from the given sources (one process)."""
+    sources, n_per_class, seed, root = args
+    rng = np.random.default_rng(seed)
+    pools: dict[str, list[tuple[str, np.ndarray]]] = {c: [] for c in TILE_CODES}
+    all_faces: list[np.ndarray] = []
+    for s in sources:
+        for code, faces in artwork.load_faces(s, root).items():
+            pools[code] += [(s, f) for f in faces]
+            if code != "back":
+                all_faces += faces
+    xs, ys, rots, srcs = [], [], [], []
+    for label in LABELS:
+        pool = pools.get(label, [])
+        if label != NONE and not pool:
+            continue
+        for _ in range(n_per_class):
+            if label == NONE:
+                img, src = render_none(all_faces, rng), "none"
+            else:
+                src, face = pool[rng.integers(len(pool))]
+                nbs = [all_faces[rng.integers(len(all_faces))] for _ in range(2)]
+                img = render_tile(face, nbs, rng)
+            up = bool(rng.random() < 0.5)
+            if up:
+                img = img[::-1, ::-1]
+            xs.append(np.ascontiguousarray(img))
+            ys.append(LABEL_INDEX[label])
+            rots.append(int(up))
+            srcs.append(src)
+    return {"x": np.stack(xs), "y": np.array(ys, np.int64), "rot": np.array(rots, np.int64),
+            "src": np.array(srcs)}
+
+
+def build_split(sources: list[str], n_per_class: int, seed: int, workers: int,
+                root: str | None) -> dict[str, np.ndarray]:
+    """Render a split in ``workers`` processes with independent seeds."""
+    for s in sources:  # fill the face cache once, before forking
+        artwork.load_faces(s, root)
+    per = [n_per_class // workers + (1 if i < n_per_class % workers else 0) for i in range(workers)]
+    jobs = [(sources, p, seed * 1000 + i, root) for i, p in enumerate(per) if p]
+    with ProcessPoolExecutor(max_workers=workers) as ex:
+        parts = list(ex.map(_work, jobs))
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
+def load_real(root: str | None = None) -> dict[str, np.ndarray]:
+    """The labelled real crops of ``real-dev`` (RGB, resized to the crop size)."""
+    base = artwork.datasets_root(root) / "real-dev" / "crops"
+    xs, ys, sets, files = [], [], [], []
+    with open(base / "labels.csv", newline="", encoding="utf-8") as f:
+        for row in csv.DictReader(f):
+            code = BONUS_NAMES.get(row["tile"], row["tile"])
+            if code not in LABEL_INDEX:
+                continue
+            img = cv2.imread(str(base / row["file"]), cv2.IMREAD_COLOR)
+            img = cv2.cvtColor(img, cv2.COLOR_BGR2RGB)
+            xs.append(cv2.resize(img, (CROP_W * 2, CROP_H * 2), interpolation=cv2.INTER_AREA))
+            ys.append(LABEL_INDEX[code])
+            sets.append(row["set"])
+            files.append(row["file"])
+    return {"x": np.stack(xs), "y": np.array(ys, np.int64), "set": np.array(sets),
+            "files": np.array(files)}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--out", default=str(artwork.build_dir() / "tiles"))
+    p.add_argument("--datasets", default=None, help="shared data folder (default: $MJLENS_DATASETS"
+                   " or ../shared/datasets)")
+    p.add_argument("--train-per-class", type=int, default=1500)
+    p.add_argument("--test-per-class", type=int, default=150)
+    p.add_argument("--workers", type=int, default=max(1, min(2, os.cpu_count() or 1)))
+    p.add_argument("--seed", type=int, default=1)
+    a = p.parse_args(argv)
+    out = Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
+    t0 = time.time()
+    train_src = artwork.training_sources(a.datasets)
+    held = [s for s in artwork.HELD_OUT_STYLES if s in artwork.available_sources(a.datasets)]
+    print("training sources:", train_src, "\nheld-out styles:", held, flush=True)
+    splits = {
+        "train": (train_src, a.train_per_class, a.seed),
+        "test_seen": (train_src, a.test_per_class, a.seed + 100),  # new renders, seen styles
+        "test_heldout": (held, a.test_per_class, a.seed + 200),  # never-seen styles
+    }
+    for name, (srcs, n, seed) in splits.items():
+        data = build_split(srcs, n, seed, a.workers, a.datasets)
+        np.savez(out / f"{name}.npz", **data)
+        print(f"{name}: {len(data['y'])} crops ({time.time() - t0:.0f}s)", flush=True)
+    real = load_real(a.datasets)
+    np.savez(out / "real.npz", **real)
+    print(f"real: {len(real['y'])} crops; done in {time.time() - t0:.0f}s", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

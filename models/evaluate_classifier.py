@@ -1,0 +1,165 @@
+"""Measure the shipped ONNX tile classifier: accuracy per source, per class, confusions.
+
+Why separate from training: the figures in ``MODEL_CARD.md`` must come from
+the exported ``tile-classifier.onnx`` run by onnxruntime through
+``vision.classify`` (exactly what users run), not from the PyTorch network.
+
+    python3 models/evaluate_classifier.py --data build/tiles
+
+Writes ``models/metrics.json`` and ``models/confusion.png`` (rows: true label,
+columns: predicted; held-out synthetic style + held-out real sets).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from datasets.tile_dataset import LABELS, REAL_HELDOUT_SETS, REAL_TRAIN_SETS  # noqa: E402
+from vision.classify import MIN_CONFIDENCE, TileClassifier  # noqa: E402
+
+
+def run(clf: TileClassifier, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Top-1 label index, its probability, predicted upside-down flag (RGB input)."""
+    preds, confs, ups = [], [], []
+    for i in range(0, len(x), 256):
+        logits, orient = clf.logits(list(x[i : i + 256]), rgb=True)
+        z = np.exp(logits - logits.max(1, keepdims=True))
+        p = z / z.sum(1, keepdims=True)
+        preds.append(p.argmax(1))
+        confs.append(p.max(1))
+        ups.append(orient.argmax(1))
+    return np.concatenate(preds), np.concatenate(confs), np.concatenate(ups)
+
+
+def summary(y: np.ndarray, pred: np.ndarray, conf: np.ndarray) -> dict[str, object]:
+    ok = pred == y
+    return {
+        "n": len(y),
+        "top1": round(float(ok.mean()), 4) if len(y) else None,
+        # what a user sees: wrong answers given with confidence >= MIN_CONFIDENCE
+        "confident_errors": int(((~ok) & (conf >= MIN_CONFIDENCE)).sum()),
+        "rejected_as_unsure": int((conf < MIN_CONFIDENCE).sum()),
+    }
+
+
+def confusions(y: np.ndarray, pred: np.ndarray, top: int = 15) -> list[list[object]]:
+    c = Counter((LABELS[t], LABELS[p]) for t, p in zip(y, pred, strict=True) if t != p)
+    return [[t, p, n] for (t, p), n in c.most_common(top)]
+
+
+def per_class(y: np.ndarray, pred: np.ndarray) -> dict[str, list[float]]:
+    out = {}
+    for i, lab in enumerate(LABELS):
+        m = y == i
+        if m.any():
+            out[lab] = [round(float((pred[m] == i).mean()), 4), int(m.sum())]
+    return out
+
+
+def draw_confusion(y: np.ndarray, pred: np.ndarray, path: Path, title: str) -> None:
+    """Confusion matrix as a PNG (row-normalised), drawn with OpenCV only."""
+    n = len(LABELS)
+    m = np.zeros((n, n), np.float64)
+    for t, p in zip(y, pred, strict=True):
+        m[t, p] += 1
+    m = m / np.maximum(m.sum(1, keepdims=True), 1)
+    cell, left, topm = 16, 48, 60
+    img = np.full((topm + n * cell + 10, left + n * cell + 10, 3), 255, np.uint8)
+    for i in range(n):
+        for j in range(n):
+            v = m[i, j]
+            if v > 0:
+                col = (255, int(255 * (1 - v)), int(255 * (1 - v))) if i == j else \
+                      (int(255 * (1 - v)), int(255 * (1 - v)), 255)
+                y0, x0 = topm + i * cell, left + j * cell
+                cv2.rectangle(img, (x0, y0), (x0 + cell - 1, y0 + cell - 1), col, -1)
+        cv2.putText(img, LABELS[i], (2, topm + i * cell + 12), cv2.FONT_HERSHEY_PLAIN, 0.8,
+                    (0, 0, 0), 1)
+        tx = left + i * cell + 3
+        for k, ch in enumerate(LABELS[i][:4]):
+            cv2.putText(img, ch, (tx, 18 + k * 10), cv2.FONT_HERSHEY_PLAIN, 0.7, (0, 0, 0), 1)
+    for k in range(n + 1):
+        cv2.line(img, (left, topm + k * cell), (left + n * cell, topm + k * cell), (220, 220, 220))
+        cv2.line(img, (left + k * cell, topm), (left + k * cell, topm + n * cell), (220, 220, 220))
+    cv2.putText(img, title, (left, topm - 8), cv2.FONT_HERSHEY_PLAIN, 0.9, (0, 0, 0), 1)
+    cv2.imwrite(str(path), img)
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description="evaluate the ONNX tile classifier")
+    p.add_argument("--data", default=str(REPO / "build" / "tiles"))
+    p.add_argument("--out", default=str(REPO / "models"))
+    p.add_argument("--model", default=None)
+    a = p.parse_args()
+    data, out = Path(a.data), Path(a.out)
+    clf = TileClassifier(a.model)
+    metrics: dict[str, object] = {}
+    ys, ps = [], []
+    for split in ("test_seen", "test_heldout"):
+        d = np.load(data / f"{split}.npz")
+        pred, conf, up = run(clf, d["x"])
+        y = d["y"]
+        res = summary(y, pred, conf)
+        tile = y != LABELS.index("none")
+        res["orientation_acc"] = round(float((up[tile] == d["rot"][tile]).mean()), 4)
+        res["per_source"] = {s: summary(y[d["src"] == s], pred[d["src"] == s], conf[d["src"] == s])
+                             for s in sorted(set(d["src"]))}
+        res["per_class"] = per_class(y, pred)
+        res["confusions"] = confusions(y, pred)
+        metrics[split] = res
+        if split == "test_heldout":
+            ys.append(y)
+            ps.append(pred)
+    real = np.load(data / "real.npz")
+    x_real = np.stack([cv2.resize(i, (60, 80), interpolation=cv2.INTER_AREA) for i in real["x"]])
+    pred, conf, up = run(clf, x_real)
+    y = real["y"]
+    sets = real["set"]
+    pred_180, _, up_180 = run(clf, np.ascontiguousarray(x_real[:, ::-1, ::-1]))
+    for name, group in (("real_heldout", REAL_HELDOUT_SETS), ("real_trained", REAL_TRAIN_SETS)):
+        m = np.isin(sets, group)
+        res = summary(y[m], pred[m], conf[m])
+        res["sets"] = list(group)
+        res["per_set"] = {s: summary(y[sets == s], pred[sets == s], conf[sets == s])
+                          for s in group}
+        res["top1_upside_down"] = round(float((pred_180[m] == y[m]).mean()), 4)
+        res["orientation_acc"] = round(float(((up[m] == 0).mean() + (up_180[m] == 1).mean()) / 2),
+                                       4)
+        res["per_class"] = per_class(y[m], pred[m])
+        res["confusions"] = confusions(y[m], pred[m])
+        res["errors"] = [[str(f), LABELS[t], LABELS[q]] for f, t, q in
+                         zip(real["files"][m], y[m], pred[m], strict=True) if t != q]
+        metrics[name] = res
+        if name == "real_heldout":
+            ys.append(y[m])
+            ps.append(pred[m])
+    draw_confusion(np.concatenate(ys), np.concatenate(ps), out / "confusion.png",
+                   "held-out: kde_default+kde_jade renders and real sets " +
+                   " ".join(REAL_HELDOUT_SETS))
+    (out / "metrics.json").write_text(json.dumps(metrics, indent=1))
+    for k, v in metrics.items():
+        assert isinstance(v, dict)
+        print(f"{k}: top1 {v['top1']} on {v['n']} (confident errors {v['confident_errors']}, "
+              f"unsure {v['rejected_as_unsure']})")
+        if "per_source" in v:
+            for s, r in v["per_source"].items():
+                print(f"   {s}: {r['top1']} on {r['n']}")
+        if "per_set" in v:
+            for s, r in v["per_set"].items():
+                print(f"   set {s}: {r['top1']} on {r['n']}")
+        print("   confusions:", v["confusions"][:8])
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,58 @@
+"""The shared artwork loader: sources, face format, hold-out contract."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from datasets import artwork
+
+SHARED = Path(__file__).resolve().parents[1] / ".." / "shared" / "datasets"
+pytestmark = pytest.mark.skipif(not SHARED.exists(), reason="../shared/datasets is not present")
+
+CODES = {*(f"{n}{s}" for s in "mps" for n in range(1, 10)), *(f"{n}z" for n in range(1, 8))}
+
+
+def test_shared_sources_are_available() -> None:
+    names = artwork.available_sources()
+    assert {"fluffystuff_regular", "fluffystuff_black", "plain_backs"} <= set(names)
+
+
+def test_held_out_styles_are_never_training_sources() -> None:
+    assert set(artwork.HELD_OUT_STYLES).isdisjoint(artwork.training_sources())
+    assert set(artwork.HELD_OUT_STYLES) <= set(artwork.SOURCES)
+
+
+def test_fluffystuff_faces(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MJLENS_BUILD", str(tmp_path))
+    faces = artwork.load_faces("fluffystuff_regular")
+    assert CODES | {"back"} == set(faces)
+    assert len(faces["5m"]) == 2  # plain and red five
+    for imgs in faces.values():
+        for f in imgs:
+            assert f.shape == (artwork.FACE_H, artwork.FACE_W, 4)
+            assert f.dtype == np.uint8
+    assert faces["5z"][0][..., 3].max() == 0  # Japanese white dragon: blank face
+    assert faces["back"][0][..., 3].min() == 255  # a back is opaque
+    # the cache returns the same faces
+    again = artwork.load_faces("fluffystuff_regular")
+    np.testing.assert_array_equal(again["1m"][0], faces["1m"][0])
+    assert list(tmp_path.glob("artwork/*.npz"))
+
+
+def test_env_overrides_datasets_root(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("MJLENS_DATASETS", str(tmp_path))
+    assert artwork.datasets_root() == tmp_path
+    assert "fluffystuff_regular" not in artwork.available_sources()
+    with pytest.raises(FileNotFoundError):
+        artwork.load_faces("fluffystuff_regular", use_cache=False)
+
+
+def test_compose_on_face_fills_transparent_parts() -> None:
+    face = np.zeros((4, 3, 4), np.uint8)
+    face[0, 0] = (10, 20, 30, 255)
+    out = artwork.compose_on_face(face, (200, 190, 180))
+    assert tuple(out[0, 0]) == (10, 20, 30)
+    assert tuple(out[1, 1]) == (200, 190, 180)

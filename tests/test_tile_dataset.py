@@ -1,0 +1,71 @@
+"""The classifier's data builder: labels, rendering, real crops."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from datasets import artwork
+from datasets.tile_dataset import (
+    CROP_H,
+    CROP_W,
+    LABELS,
+    REAL_HELDOUT_SETS,
+    REAL_TRAIN_SETS,
+    TILE_CODES,
+    load_real,
+    photometric,
+    render_none,
+    render_tile,
+)
+from scoring.tiles import ALL_TILES
+
+SHARED = Path(__file__).resolve().parents[1] / ".." / "shared" / "datasets"
+
+
+def test_labels_follow_the_tile_vocabulary() -> None:
+    assert tuple(t.code for t in ALL_TILES) == TILE_CODES
+    assert (*TILE_CODES, "none") == LABELS
+
+
+def test_real_sets_split_cleanly() -> None:
+    assert set(REAL_TRAIN_SETS).isdisjoint(REAL_HELDOUT_SETS)
+
+
+def _faces() -> list[np.ndarray]:
+    rng = np.random.default_rng(0)
+    faces = []
+    for _ in range(3):
+        f = np.zeros((artwork.FACE_H, artwork.FACE_W, 4), np.uint8)
+        f[40:160, 40:110] = (*rng.integers(0, 200, 3), 255)
+        faces.append(f)
+    return faces
+
+
+def test_render_tile_is_a_seeded_rgb_crop() -> None:
+    faces = _faces()
+    a = render_tile(faces[0], faces[1:], np.random.default_rng(5))
+    b = render_tile(faces[0], faces[1:], np.random.default_rng(5))
+    assert a.shape == (CROP_H, CROP_W, 3)
+    assert a.dtype == np.uint8
+    np.testing.assert_array_equal(a, b)
+
+
+def test_render_none_and_photometric() -> None:
+    rng = np.random.default_rng(1)
+    for _ in range(6):
+        img = render_none(_faces(), rng)
+        assert img.shape == (CROP_H, CROP_W, 3)
+    out = photometric(np.full((30, 20, 3), 128, np.uint8), rng)
+    assert out.shape == (30, 20, 3)
+    assert out.dtype == np.uint8
+
+
+@pytest.mark.skipif(not SHARED.exists(), reason="../shared/datasets is not present")
+def test_real_crops_load_with_tile_codes() -> None:
+    real = load_real()
+    assert len(real["y"]) == 356
+    assert set(real["set"]) == set(REAL_TRAIN_SETS) | set(REAL_HELDOUT_SETS)
+    assert {LABELS[i] for i in real["y"]} >= {"1f", "4g", "5z"}
