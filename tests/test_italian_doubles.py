@@ -195,3 +195,16 @@ def test_twelve_doubles_at_most() -> None:
     assert winner["doubles"] == 12
     assert r["doubles"] == 12
     assert winner["raw"] == winner["points"] * 2**12
+
+
+def test_fundamental_doubles_all_need_a_pung_or_a_bonus_tile() -> None:
+    # The scorer skips them for hands of chows and pairs only; this keeps that shortcut sound.
+    from scoring.italian.doubles import FUNDAMENTAL
+    from scoring.italian.view import Group, HandView
+    from scoring.tiles import tile, wind_tile
+
+    for seat in ("east", "south"):
+        groups = (Group("chow", tile("1m"), True), Group("chow", tile("7p"), False),
+                  Group("pair", tile("5z"), True))
+        view = HandView(groups, (), wind_tile(seat), wind_tile("east"), winner=True)
+        assert all(function(view) == 0 for function in FUNDAMENTAL.values())

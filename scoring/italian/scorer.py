@@ -111,6 +111,8 @@ def _plans(rules: ItalianRules) -> tuple[_Plan, _Plan]:
 
 def _doubles(view: HandView, rules: ItalianRules) -> list[Line]:
     fundamental, closing = _plans(rules)
+    if not view.pungs and not view.bonus:
+        fundamental = ()  # every fundamental double needs a pung, a kong or a bonus tile
     lines: list[Line] = []
     for function, entry in fundamental + closing if view.winner else fundamental:
         times = function(view)
