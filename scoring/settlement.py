@@ -90,33 +90,33 @@ def settle(
         raise SettlementError(f"east_multiplier must be at least 1, got {east_multiplier}")
 
     matrix = [[0] * PLAYERS for _ in range(PLAYERS)]
+    net = [0] * PLAYERS
 
-    def factor(a: int, b: int) -> int:
-        return east_multiplier if east in (a, b) else 1
+    def pay(payer: int, payee: int, amount: int) -> None:
+        if east in (payer, payee):
+            amount *= east_multiplier
+        matrix[payer][payee] += amount
+        net[payer] -= amount
+        net[payee] += amount
 
     if winner is not None:
-        for loser in range(PLAYERS):
-            if loser == winner:
-                continue
-            matrix[loser][winner] += scores[winner] * factor(loser, winner)
+        losers = [p for p in range(PLAYERS) if p != winner]
+        for loser in losers:
+            pay(loser, winner, scores[winner])
         if losers_settle:
-            losers = [p for p in range(PLAYERS) if p != winner]
             for i, a in enumerate(losers):
                 for b in losers[i + 1:]:
-                    diff = (scores[a] - scores[b]) * factor(a, b)
+                    diff = scores[a] - scores[b]
                     if diff > 0:
-                        matrix[b][a] += diff
+                        pay(b, a, diff)
                     elif diff < 0:
-                        matrix[a][b] -= diff
-    net = tuple(
-        sum(matrix[q][p] for q in range(PLAYERS)) - sum(matrix[p]) for p in range(PLAYERS)
-    )
+                        pay(a, b, -diff)
     return Settlement(
         scores=tuple(scores),
         winner=winner,
         east=east,
         matrix=tuple(tuple(row) for row in matrix),
-        net=net,
+        net=tuple(net),
     )
 
 

@@ -97,7 +97,8 @@ def base_lines(view: HandView, rules: ItalianRules) -> list[Line]:
             line = set_line(group, rules)
             if line is not None:
                 lines.append(line)
-    lines.extend(bonus_lines(view.bonus, rules))
+    if view.bonus:
+        lines.extend(bonus_lines(view.bonus, rules))
     return lines
 
 

@@ -32,7 +32,7 @@ from scoring.italian.rules import Entry, ItalianRules
 from scoring.italian.special import SPECIAL, WholeHand
 from scoring.italian.view import Group, HandView
 from scoring.settlement import round_down
-from scoring.tiles import ALL_TILES, Tile, format_tiles, wind_tile
+from scoring.tiles import ALL_TILES, WINDS, Tile, format_tiles, wind_tile
 from scoring.waits import waits
 
 
@@ -158,6 +158,8 @@ def score_given(seat: str, score: int, rules: ItalianRules) -> PlayerScore:
 
 # --------------------------------------------------------------------------- losers
 
+_WIND: dict[str, Tile] = {w: wind_tile(w) for w in WINDS}
+
 
 def _group(kind: str, tile: Tile, concealed: bool) -> Group:
     return Group(kind, tile, concealed)  # type: ignore[arg-type]
@@ -182,7 +184,7 @@ def loser_views(hand: Hand, seat: str, round_wind: str) -> list[HandView]:
     """
     groups = _declared(hand)
     counts = concealed_counts(hand.concealed)
-    seat_tile, round_tile = wind_tile(seat), wind_tile(round_wind)
+    seat_tile, round_tile = _WIND[seat], _WIND[round_wind]
     pairs: list[Tile] = []
     for i, c in enumerate(counts):
         if c >= 3:
@@ -222,6 +224,17 @@ def _convert(reading: Reading) -> tuple[Group, ...]:
     return tuple(_group(g.kind, ALL_TILES[g.tile], g.concealed) for g in reading.groups)
 
 
+def _near(i: int) -> tuple[int, ...]:
+    if i >= 27:
+        return (i,)
+    base = i - i % 9
+    return tuple(range(max(base, i - 2), min(base + 9, i + 3)))
+
+
+_NEAR: tuple[tuple[int, ...], ...] = tuple(_near(i) for i in range(34))
+"""Each tile with its suit neighbours within two: the tiles it can help complete."""
+
+
 def _candidates(counts: Sequence[int]) -> list[int]:
     """Tiles that could complete a hand: those held and their suit neighbours within two.
 
@@ -229,15 +242,13 @@ def _candidates(counts: Sequence[int]) -> list[int]:
     adds them all. Everything else a hand can wait on touches a held tile.
     """
     near: set[int] = set()
+    only_orphans = True
     for i, c in enumerate(counts):
-        if not c:
-            continue
-        if i >= 27:
-            near.add(i)
-            continue
-        base = i - i % 9
-        near.update(j for j in range(max(base, i - 2), min(base + 9, i + 3)))
-    if all(i in ORPHANS for i, c in enumerate(counts) if c):
+        if c:
+            near.update(_NEAR[i])
+            if only_orphans and i not in ORPHANS:
+                only_orphans = False
+    if only_orphans:
         near.update(ORPHANS)
     return sorted(near)
 
@@ -308,7 +319,7 @@ def winner_views(hand: Hand, ctx: Context, win: Tile) -> list[HandView]:
                 claimed_set = Group(groups[place].kind, groups[place].tile, False)
                 placed = (*groups[:place], claimed_set, *groups[place + 1:])
             views.append(HandView(
-                placed, hand.bonus, wind_tile(ctx.seat_wind), wind_tile(ctx.round_wind),
+                placed, hand.bonus, _WIND[ctx.seat_wind], _WIND[ctx.round_wind],
                 winner=True, self_drawn=ctx.self_drawn, claimed=claimed,
                 winning_group=place, single_wait=single, last_tile=ctx.last_tile,
                 kong_replacement=ctx.kong_replacement, robbing_kong=ctx.robbing_kong,
