@@ -98,7 +98,8 @@ function setStatus(text) {
 // ---------------------------------------------------------------- hand state
 
 function tileInfo(code) {
-  return tileByCode(code) ?? { code, name: code, name_it: code, glyph: "" };
+  // "none": something the classifier saw but could not name; the player picks its face
+  return tileByCode(code) ?? { code, name: code, name_it: code, glyph: "?" };
 }
 
 function tileName(code) {
