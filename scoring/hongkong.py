@@ -346,6 +346,12 @@ HAND_LEVEL = frozenset((
 checked once per hand, however many readings it has."""
 
 
+HAND_FACTS = frozenset((
+    "suits", "honours", "all_honours", "all_simples", "all_terminals", "nine_gates", "concealed",
+    "ctx", "bonus", "flowers", "seasons", "seat_number"))
+"""The facts the hand-level key covers (see :meth:`_Scorer.facts`); a test checks that the
+hand-level patterns read nothing else (of ``ctx``: the win flags only)."""
+
 SHAPE_FACTS = frozenset((
     "form", "chows", "pungs", "kongs", "concealed_pungs", "dragon_pungs", "wind_pungs", "pair",
     "dragon_pair", "wind_pair", "seat_pung", "round_pung", "suits", "honours"))
@@ -364,7 +370,6 @@ class _Scorer:
         self.preset = preset
         self.rules = preset.patterns
         checks = tuple((r, PATTERNS[r.id]) for r in self.rules)
-        self.order = {r.id: i for i, r in enumerate(self.rules)}
         self.hand_checks = tuple(c for c in checks if c[0].id in HAND_LEVEL)
         reading_checks = tuple(c for c in checks if c[0].id not in HAND_LEVEL
                                and c[0].id not in FLOWER_WIN_PATTERNS)
@@ -374,6 +379,8 @@ class _Scorer:
         self.shape_checks = tuple(c for c in reading_checks if c[0].id not in MASK_LEVEL)
         self.mask_checks = tuple(c for c in reading_checks if c[0].id in MASK_LEVEL)
         self.shapes: dict[tuple[object, ...], tuple[_Found, set[str]]] = {}
+        # Likewise the hand-level patterns, per hand-level key (see facts()).
+        self.hands: dict[tuple[object, ...], tuple[_Found, set[str]]] = {}
         self.flower_checks = tuple(c for c in checks if c[0].id in FLOWER_WIN_PATTERNS)
         self.bonus_ids = frozenset(r.id for r in self.rules if r.category == "bonus"
                                    and r.id not in FLOWER_WIN_PATTERNS)
@@ -388,8 +395,16 @@ class _Scorer:
               ) -> tuple[Facts, _Found, set[str]]:
         """Hand-wide facts (``counts``: the whole hand's) and the hand-level patterns found."""
         f = _hand_facts(hand, ctx, counts)
-        found, replaced = _run(f, self.hand_checks)
-        return f, found, replaced
+        key = (f.suits, f.honours, f.all_honours, f.all_simples, f.all_terminals, f.nine_gates,
+               f.concealed, ctx.self_drawn, ctx.kong_replacement, ctx.robbing_kong,
+               ctx.last_tile, ctx.heavenly, ctx.earthly, f.bonus, f.flowers, f.seasons,
+               f.seat_number)
+        memo = self.hands.get(key)
+        if memo is None:
+            if len(self.hands) > 8192:
+                self.hands.clear()
+            memo = self.hands[key] = _run(f, self.hand_checks)
+        return f, memo[0], memo[1]
 
     def evaluate(self, f: Facts, reading: Reading, win: Tile | None, hand_found: _Found,
                  hand_replaced: set[str]
@@ -438,9 +453,8 @@ class _Scorer:
                           if self.liability else (None, None))
         payments = settle(base_amount(fan, limit, self.limit_fan, self.table, self.stake),
                           ctx.seat_wind, self_drawn, discarder, WINDS, liable, reason)
-        order = self.order
-        patterns = tuple(FoundPattern(r, n, r.fan if r.limit else r.fan * n)
-                         for r, n in sorted(found, key=lambda rn: order[rn[0].id]))
+        # Reading patterns first, then those of the whole hand (each in preset order).
+        patterns = tuple(FoundPattern(r, n, r.fan if r.limit else r.fan * n) for r, n in found)
         return HKScore(reading, patterns, fan, uncapped, limit, counted, payments, win)
 
     def _liable(self, hand: Hand, ctx: Context, reading: Reading,

@@ -24,11 +24,15 @@ def test_reading_patterns_read_only_the_facts_in_the_shape_key() -> None:
         assert read <= hk.SHAPE_FACTS, (pid, read - hk.SHAPE_FACTS)
 
 
-def test_hand_level_patterns_do_not_read_the_reading() -> None:
-    reading_facts = hk.SHAPE_FACTS - {"suits", "honours"}
+def test_hand_level_patterns_read_only_the_facts_in_the_hand_key() -> None:
+    # Hand-level results are kept per hand-level key: same guard as above.
+    flags = {"self_drawn", "kong_replacement", "robbing_kong", "last_tile", "heavenly",
+             "earthly"}
     for pid in hk.HAND_LEVEL:
         body = inspect.getsource(hk.PATTERNS[pid]).split(":", 1)[1]
-        assert not set(re.findall(r"f\.(\w+)", body)) & reading_facts, pid
+        read = set(re.findall(r"f\.(\w+)", body))
+        assert read and read <= hk.HAND_FACTS, (pid, read - hk.HAND_FACTS)
+        assert set(re.findall(r"f\.ctx\.(\w+)", body)) <= flags, pid
 
 
 def test_every_preset_pattern_is_known_and_classified() -> None:
