@@ -132,3 +132,15 @@ def test_chows_in_melds_score_nothing() -> None:
     r = score("456p789p55m", melds=[chow("123m"), chow("234s")], win="5m")
     assert lines(r, kind="point_lines") == {
         "mahjong": 20, "completing_pair": 2, "only_possible_tile": 2}
+
+
+def test_ambiguous_hand_is_read_as_pungs_when_pungs_pay_more() -> None:
+    # 111222333m is three pungs or three chows: the pungs score (8 + 4 + 4, concealed,
+    # and "three concealed pungs"), the chows nothing, so the winner counts pungs.
+    r = score("111222333m456p77z", win="7z", self_drawn=True)
+    got = lines(r, kind="point_lines")
+    assert got["pung_head_concealed"] == 8
+    assert got["pung_simple_concealed"] == 8
+    assert lines(r)["three_concealed_pungs"] == 1
+    kinds = sorted(g["kind"] for g in r["decomposition"])
+    assert kinds == ["chow", "pair", "pung", "pung", "pung"]
