@@ -23,13 +23,13 @@ import pytest
 playwright_api = pytest.importorskip(
     "playwright.sync_api", reason="Playwright's Python package is not installed (test extra)"
 )
-from playwright.sync_api import Browser, Page, expect  # noqa: E402
+from playwright.sync_api import Browser, Page, ViewportSize, expect  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[1]
 SCREENSHOTS = ROOT / "build" / "screenshots"
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 TIMEOUT_MS = 30_000  # two contended CPU cores: recognition can take seconds
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -80,7 +80,11 @@ def browser() -> Iterator[Browser]:
         chromium.close()
 
 
-def _open(browser: Browser, base_url: str, viewport: dict[str, int], lang: str = "en") -> Page:
+SCRIPT_ERRORS: dict[Page, list[str]] = {}
+"""JavaScript errors and console errors of each open page."""
+
+
+def _open(browser: Browser, base_url: str, viewport: ViewportSize, lang: str = "en") -> Page:
     context = browser.new_context(
         viewport=viewport, locale="en-GB" if lang == "en" else "it-IT",
         device_scale_factor=2 if viewport is PHONE else 1,
@@ -91,7 +95,7 @@ def _open(browser: Browser, base_url: str, viewport: dict[str, int], lang: str =
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    page.js_errors = errors  # type: ignore[attr-defined]
+    SCRIPT_ERRORS[page] = errors
     page.goto(base_url + "/")
     expect(page.locator("body[data-ready=true]")).to_have_count(1)
     return page
@@ -107,7 +111,7 @@ def phone(browser: Browser, base_url: str) -> Iterator[Page]:
 
 def _check_no_script_errors(page: Page) -> None:
     # a rejected upload logs the failed request's status; anything else is a bug of the page
-    errors = [e for e in page.js_errors  # type: ignore[attr-defined]
+    errors = [e for e in SCRIPT_ERRORS.pop(page, [])
               if "the server responded with a status of 4" not in e]
     assert errors == [], f"JavaScript errors on the page: {errors}"
 
@@ -414,7 +418,7 @@ def test_a_typing_mistake_is_named(phone: Page) -> None:
 
 
 def _axe_violations(page: Page) -> list[str]:
-    from axe_playwright_python.sync_playwright import Axe
+    from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 
     results = Axe().run(page, options={"resultTypes": ["violations"],
                                        "runOnly": ["wcag2a", "wcag2aa", "best-practice"]})
