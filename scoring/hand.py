@@ -379,7 +379,7 @@ def tile_census(hand: Hand) -> tuple[list[int], list[int]]:
         if not_bonus:
             raise IllegalHand("\"bonus\" holds only flowers and seasons, "
                               f"got {format_tiles(not_bonus)}")
-        if len(set(bonus)) != len(bonus):
+        if len({t.index for t in bonus}) != len(bonus):  # indices: hashing a Tile is slow
             dup = sorted({t for t in bonus if bonus.count(t) > 1})
             raise IllegalHand(f"each flower and season exists once, got {format_tiles(dup)} twice")
     if max(counts) > 4:
@@ -406,7 +406,7 @@ def flower_win_possible(hand: Hand) -> bool:
         return True
     win = hand.winning_tile
     return (len(hand.bonus) == 7 and win is not None and win.is_bonus
-            and win not in hand.bonus)
+            and all(t is not win for t in hand.bonus))
 
 
 def check_winning_hand(hand: Hand) -> tuple[list[int], list[int]]:
