@@ -103,7 +103,6 @@ _CHOW = tuple(Group("chow", i, True) for i in range(34))
 _PAIR = tuple(Group("pair", i, True) for i in range(34))
 
 _Split = tuple[tuple[Group, ...], ...]
-_SPLITS: dict[tuple[int, tuple[int, ...]], _Split] = {}
 
 
 def _search(c: list[int], start: int, base: int, chows: bool,
@@ -135,46 +134,61 @@ def _search(c: list[int], start: int, base: int, chows: bool,
     return out
 
 
+_BASES: tuple[tuple[int, int], ...] = ((0, 9), (9, 18), (18, 27), (27, 34))
+_Entry = tuple[_Split, int, bool]
+_TABLES: tuple[dict[tuple[int, ...], _Entry], ...] = ({}, {}, {}, {})
+"""Per suit (characters, dots, bamboo, honours): count tuple -> (splits, pairs, empty)."""
+
+
+def _entry(k: int, counts: tuple[int, ...]) -> _Entry:
+    """The table entry of one suit: its splits, whether they hold a pair (1) or none (0),
+    or -1 when no split exists; and whether the suit is empty."""
+    hit = _TABLES[k].get(counts)
+    if hit is None:
+        base = _BASES[k][0]
+        n = sum(counts)
+        if n % 3 == 1:
+            splits: _Split = ()
+        else:
+            # Taking a chow then a pung at the same tile finds the pung-then-chow
+            # reading again; keep each multiset of groups once.
+            found = _search(list(counts), 0, base, base < 27, False)
+            splits = tuple(dict.fromkeys(tuple(sorted(r)) for r in found))
+        pairs = -1 if not splits else (1 if n % 3 == 2 else 0)
+        hit = _TABLES[k][counts] = (splits, pairs, n == 0)
+    return hit
+
+
 def split_suit(counts: tuple[int, ...], base: int) -> _Split:
     """Cached readings of one suit (``base`` 0, 9, 18) or of the honours (``base`` 27).
 
     Each reading uses every tile, as sets plus at most one pair; a suit whose
     tile count is 1 more than a multiple of three has none.
     """
-    key = (base, counts)
-    hit = _SPLITS.get(key)
-    if hit is None:
-        if sum(counts) % 3 == 1:
-            hit = ()
-        else:
-            # Taking a chow then a pung at the same tile finds the pung-then-chow
-            # reading again; keep each multiset of groups once.
-            found = _search(list(counts), 0, base, base < 27, False)
-            hit = tuple(dict.fromkeys(tuple(sorted(r)) for r in found))
-        _SPLITS[key] = hit
-    return hit
+    return _entry(base // 9, counts)[0]
 
 
 def standard_splits(counts: Sequence[int]) -> list[tuple[Group, ...]]:
-    """Every split of concealed tiles (34 counts) into sets and exactly one pair."""
+    """Every split of concealed tiles (34 counts) into sets and exactly one pair.
+
+    Four table lookups (one per suit, keyed by the suit's count tuple) and a
+    small product: the per-hand work the scorers' speed rests on.
+    """
     parts: list[_Split] = []
     pairs = 0
-    for base, end in ((0, 9), (9, 18), (18, 27), (27, 34)):
-        suit = tuple(counts[base:end])
-        n = sum(suit)
-        if n == 0:
+    for k in range(4):
+        base, end = _BASES[k]
+        key = tuple(counts[base:end])
+        hit = _TABLES[k].get(key)
+        if hit is None:
+            hit = _entry(k, key)
+        splits, pair, empty = hit
+        if empty:
             continue
-        rem = n % 3
-        if rem == 1:
+        if pair < 0:
             return []
-        if rem == 2:
-            pairs += 1
-            if pairs > 1:
-                return []
-        split = split_suit(suit, base)
-        if not split:
-            return []
-        parts.append(split)
+        pairs += pair
+        parts.append(splits)
     if pairs != 1:
         return []
     if len(parts) == 1:
