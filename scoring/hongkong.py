@@ -6,8 +6,10 @@ exist and what each is worth, and which patterns replace others because their
 definition contains them. The engine reads the hand every possible way, scores
 each reading and keeps the best for the winner: limit first, then fan, then
 payment. Speed matters (the API scores every photo), so the facts of a reading
-are gathered in one pass over at most five groups, and the per-hand facts
-(suits, terminals, bonus tiles) once per hand.
+are gathered in one pass over at most five groups, the per-hand facts (suits,
+terminals, bonus tiles, win conditions) once per hand, and pattern results are
+kept per reading shape and per hand-level key (a few hundred of each), never
+per hand.
 """
 
 from __future__ import annotations
@@ -24,11 +26,10 @@ from scoring.hand import (
     check_context,
     check_winning_hand,
     flower_win_possible,
-    tile_counts,
 )
 from scoring.payments import Payments, base_amount, payment_table, plain, settle
 from scoring.presets import PatternRule, Preset
-from scoring.tiles import ALL_TILES, WINDS, Tile, format_tiles
+from scoring.tiles import WINDS, Tile, format_tiles
 from scoring.waits import waits
 
 _SEAT_NUMBER = {w: i + 1 for i, w in enumerate(WINDS)}
@@ -659,10 +660,5 @@ def score_to_json(result: HKScore, hand: Hand, ctx: Context, preset: Preset,
     return out
 
 
-def tiles_of(counts: list[int]) -> tuple[Tile, ...]:
-    """Tiles from a 34-count vector (for messages and tests)."""
-    return tuple(ALL_TILES[i] for i, c in enumerate(counts) for _ in range(c))
-
-
 __all__ = ["PATTERNS", "FoundPattern", "HKScore", "ReadingScore", "check_patterns",
-           "reading_scores", "score_hk", "score_to_json", "tile_counts"]
+           "reading_scores", "score_hk", "score_to_json"]
