@@ -151,8 +151,8 @@ CONTEXT_FLAGS: tuple[str, ...] = (
 
 
 def _tiles(value: Any, where: str) -> tuple[Tile, ...]:
-    if value is None:
-        return ()
+    if not value and value is not False and value != 0:
+        return ()  # None, "" or []
     if not isinstance(value, (str, list, tuple)):
         raise RequestError(f"{where} must be tile text or a list of tiles, "
                            f"got {type(value).__name__}")
