@@ -383,6 +383,7 @@ class _Scorer:
         # Likewise the hand-level patterns, per hand-level key (see facts()).
         self.hands: dict[tuple[object, ...], tuple[_Found, set[str]]] = {}
         self.flower_checks = tuple(c for c in checks if c[0].id in FLOWER_WIN_PATTERNS)
+        self.flower_ids = frozenset(c[0].id for c in self.flower_checks)
         self.bonus_ids = frozenset(r.id for r in self.rules if r.category == "bonus"
                                    and r.id not in FLOWER_WIN_PATTERNS)
         self.limit_fan = int(opts["limit_fan"])
@@ -391,6 +392,13 @@ class _Scorer:
         self.stake = float(opts["base_stake"])
         self.liability = bool(opts.get("liability", True))
         self.bonus_counts = bool(opts.get("bonus_counts_for_minimum", True))
+
+    def flower_win(self, hand: Hand) -> bool:
+        """Whether the bonus tiles win on their own under this preset (hk-b has no flower win)."""
+        if not flower_win_possible(hand):
+            return False
+        return (("eight_bonus" if len(hand.bonus) == 8 else "seven_bonus")
+                in self.flower_ids)
 
     def facts(self, hand: Hand, ctx: Context, counts: list[int]
               ) -> tuple[Facts, _Found, set[str]]:
@@ -439,6 +447,8 @@ class _Scorer:
         best_key: tuple[bool, bool, int, int] | None = None
         best: tuple[Reading, tuple[tuple[PatternRule, int], ...], int, int, bool, int] | None = None
         for reading in readings:
+            if reading.form == "flowers" and not self.flower_win(hand):
+                continue
             found, fan, uncapped, limit, bonus = self.evaluate(f, reading, win, hand_found,
                                                                hand_replaced)
             counted = fan if self.bonus_counts or limit else fan - bonus
@@ -446,7 +456,8 @@ class _Scorer:
             if best_key is None or key > best_key:
                 best_key = key
                 best = (reading, found, fan, uncapped, limit, counted)
-        assert best is not None
+        if best is None:
+            return None
         reading, found, fan, uncapped, limit, counted = best
         self_drawn = ctx.self_drawn or (reading.form == "flowers" and len(hand.bonus) == 8)
         discarder = None if self_drawn else ctx.discarder
@@ -549,6 +560,8 @@ def reading_scores(hand: Hand, ctx: Context, preset: Preset) -> tuple[ReadingSco
     f, hand_found, hand_replaced = scorer.facts(hand, ctx, counts)
     out: list[ReadingScore] = []
     for reading in readings:
+        if reading.form == "flowers" and not scorer.flower_win(hand):
+            continue
         found, fan, _, limit, _ = scorer.evaluate(f, reading, hand.winning_tile, hand_found,
                                                   hand_replaced)
         out.append(ReadingScore(reading, fan, limit, tuple((r.id, r.fan * n) for r, n in found)))
@@ -563,7 +576,7 @@ def score_hk(hand: Hand, ctx: Context, preset: Preset) -> HKScore:
     """
     concealed, counts = check_winning_hand(hand)
     scorer = _scorer(preset)
-    if len(hand.concealed) == hand.tiles_expected - 1 and not flower_win_possible(hand):
+    if len(hand.concealed) == hand.tiles_expected - 1 and not scorer.flower_win(hand):
         w = waits(hand)
         if w:
             raise IllegalHand(

@@ -205,3 +205,13 @@ def test_fan_override_changes_one_value() -> None:
     assert "pair_258" not in ids(dropped)
     limit = score("123m456m789p234s55p", "4s", options={"fan.all_chows": "limit"})
     assert limit["limit"] is True
+
+
+def test_no_flower_win_where_the_list_has_none() -> None:
+    eight = ["1f", "2f", "3f", "4f", "1g", "2g", "3g", "4g"]
+    resp = score("123m456m789p234s5p", None, rules="hk-b", ctx=DRAWN, bonus=eight)
+    assert resp["valid"] is False and resp["waits"] == ["5p"]
+    assert ids(score("123m456m789p234s5p", None, rules="hkos", ctx=DRAWN,
+                     bonus=eight)) == {"eight_bonus": 8}
+    seven = score("123m456m789p234s5p", "4g", rules="hkos", bonus=eight[:7])
+    assert seven["valid"] is False
