@@ -88,52 +88,44 @@ def face_mask(img: np.ndarray) -> np.ndarray:
 
 
 def _face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The face mask and the table's colours (Lab cluster centres, k x 3).
+    """The face mask and the table's colours (Lab cluster centres, k x 3; none for a
+    close-up).
 
-    Light, unsaturated pixels that differ from the table (uint8 0/255).
-
-    The table's colours are learnt from the photo's border; when the border is
-    itself mostly tile faces (a close-up of a set) that step is skipped.
+    Faces are light and unsaturated. A pale table (paper, light wood) sets the
+    bar higher: faces are lighter than the table near them, and the table's
+    lightness is fitted as a plane over the photo's border (light falls off
+    across a photo); pixels of the table's own colours are then dropped. When
+    the border is itself mostly faces (a close-up of a set) there is no table
+    to learn and the plain lightness threshold is used.
     """
     hsv = cv2.cvtColor(img, cv2.COLOR_RGB2HSV)
-    s = hsv[..., 1].astype(np.int16)
-    v = hsv[..., 2].astype(np.int16)
-    white = np.clip(v - s, 0, 255).astype(np.uint8)
+    white = cv2.subtract(hsv[..., 2], hsv[..., 1])  # saturating: V - S >= 0
     thr, _ = cv2.threshold(white, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    # faces are the lightest thing around: never accept mid-grey as a face
-    thr = max(thr, 110.0)
+    thr = max(thr, 110.0)  # faces are the lightest thing around: never mid-grey
     h, w = white.shape
     b = max(2, min(h, w) // 40)
-    border = np.concatenate([white[:b].ravel(), white[-b:].ravel(),
-                             white[:, :b].ravel(), white[:, -b:].ravel()])
-    # A pale table (paper, light wood) sets the bar: faces are lighter than the table
-    # near them. The table's lightness is fitted as a plane over the border, since
-    # light falls off across a photo.
-    ys, xs = np.mgrid[0:h, 0:w]
-    ring_xy = np.concatenate([
-        np.c_[xs[:b].ravel(), ys[:b].ravel()], np.c_[xs[-b:].ravel(), ys[-b:].ravel()],
-        np.c_[xs[:, :b].ravel(), ys[:, :b].ravel()], np.c_[xs[:, -b:].ravel(), ys[:, -b:].ravel()],
-    ]).astype(np.float32)
-    design = np.c_[ring_xy / max(h, w), np.ones(len(ring_xy))]
-    coef, *_ = np.linalg.lstsq(design, border.astype(np.float32), rcond=None)
+    ring_idx = np.zeros((h, w), bool)
+    ring_idx[:b], ring_idx[-b:], ring_idx[:, :b], ring_idx[:, -b:] = True, True, True, True
+    border = white[ring_idx].astype(np.float32)
+    plain = (white > thr).astype(np.uint8) * 255
+    face_level = float(np.percentile(white, 99.5))
+    if (border >= face_level - 20).mean() > 0.3:  # a close-up: much of the border is faces
+        return plain, np.zeros((0, 3), np.float32)
+    ys, xs = np.nonzero(ring_idx)
+    side = float(max(h, w))
+    design = np.c_[xs / side, ys / side, np.ones(len(xs))]
+    coef, *_ = np.linalg.lstsq(design, border, rcond=None)
     spread = float(np.percentile(border - design @ coef, 95))
-    plane = (xs * (coef[0] / max(h, w)) + ys * (coef[1] / max(h, w)) + coef[2]).astype(np.float32)
+    plane = (np.arange(w, dtype=np.float32)[None, :] * (coef[0] / side)
+             + np.arange(h, dtype=np.float32)[:, None] * (coef[1] / side) + coef[2])
     mask = ((white > thr) & (white > plane + spread + 12)).astype(np.uint8) * 255
-    if mask.mean() < 0.005 * 255:  # the border is tiles: a close-up of a set
-        mask = (white > thr).astype(np.uint8) * 255
     lab = cv2.cvtColor(img, cv2.COLOR_RGB2LAB).astype(np.float32)
-    ring = np.concatenate([lab[:b].reshape(-1, 3), lab[-b:].reshape(-1, 3),
-                           lab[:, :b].reshape(-1, 3), lab[:, -b:].reshape(-1, 3)])
-    ring = ring[:: max(1, len(ring) // 4000)]
+    ring = lab[ring_idx][:: max(1, int(ring_idx.sum()) // 4000)]
     crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
     _, _, centres = cv2.kmeans(ring, 4, None, crit, 2,  # type: ignore[call-overload]
                                cv2.KMEANS_PP_CENTERS)
     d = _table_distance(lab, centres)
-    kept = mask & ~((d < 12) * np.uint8(255))
-    # When the border is tiles (a close-up of a set), the "table" colours are the
-    # faces' own: removing them would remove every tile, so keep the plain mask.
-    if kept.sum() > 0.15 * mask.sum():
-        mask = kept
+    mask[d < 12] = 0
     return mask, np.asarray(centres, np.float32)
 
 
@@ -197,11 +189,19 @@ def masked_percentile(values: np.ndarray, inside: np.ndarray, q: float) -> np.nd
     return out
 
 
-def estimate_pitch(strength: np.ndarray, lo: float, hi: float, prior: float) -> float:
-    """Period of the seams, searched in ``[lo, hi]``; ``prior`` when the seams say little."""
-    n = len(strength)
+def estimate_pitch(strength: np.ndarray, lo: float, hi: float, prior: float | None
+                   ) -> float | None:
+    """Period of the seams, searched in ``[lo, hi]``; ``prior`` when the seams say little.
+
+    With ``prior=None`` the first strong peak of the autocorrelation is taken,
+    or None when there is no period at all."""
+    # the blob's ends are the strongest "seams" of all: leave them out, and clip
+    edge = max(3, len(strength) // 50)
+    inner = strength[edge:-edge] if len(strength) > 3 * edge else strength
+    inner = np.minimum(inner, np.percentile(inner, 99)) if inner.size else inner
+    n = len(inner)
     lo_i, hi_i = max(2, int(lo)), min(int(hi) + 1, n - 1)
-    s = strength - strength.mean()
+    s = inner - inner.mean()
     if hi_i <= lo_i or not np.any(s):
         return prior
     full = np.correlate(s, s, mode="full")[n - 1:]
@@ -209,10 +209,20 @@ def estimate_pitch(strength: np.ndarray, lo: float, hi: float, prior: float) -> 
         return prior
     ac = full / full[0]
     lags = np.arange(lo_i, hi_i)
-    score = ac[lo_i:hi_i] * np.exp(-0.5 * (np.log(lags / prior) / 0.2) ** 2)
-    best = int(lags[int(np.argmax(score))])
-    if ac[best] < 0.1:
-        return prior
+    if prior is None:  # no idea of the size: the first strong peak (not a multiple of it)
+        seg = ac[lo_i:hi_i]
+        peaks = [i for i in range(1, len(seg) - 1) if seg[i] >= seg[i - 1] and seg[i] > seg[i + 1]]
+        if not peaks:
+            return None
+        top = max(seg[i] for i in peaks)
+        if top < 0.25:
+            return None
+        best = int(lags[next(i for i in peaks if seg[i] >= 0.7 * top)])
+    else:
+        score = ac[lo_i:hi_i] * np.exp(-0.5 * (np.log(lags / prior) / 0.2) ** 2)
+        best = int(lags[int(np.argmax(score))])
+        if ac[best] < 0.1:
+            return prior
     # sub-pixel: refine on the parabola through the peak
     if lo_i < best < hi_i - 1:
         y0, y1, y2 = ac[best - 1], ac[best], ac[best + 1]
@@ -413,14 +423,19 @@ def _cut_strip(strip: _Strip) -> tuple[list[tuple[np.ndarray, int, bool]], float
     # columns: the pitch is about FACE_ASPECT x the height of one row of faces
     pitch_x = estimate_pitch(col_s, 0.55 * min(height, 1.2 * (x1 - x0)),
                              min(0.95 * height, x1 - x0), FACE_ASPECT * height)
+    assert pitch_x is not None
     rows = [(y0, y1)]
     seam_score: list[float] = []
-    if height > 1.75 * pitch_x:  # taller than one row of faces: a grid
-        pitch_y = estimate_pitch(row_s, 1.05 * pitch_x, 1.9 * pitch_x, pitch_x / FACE_ASPECT)
-        cuts = split_1d(row_s, y0, y1, pitch_y)
-        rows = list(itertools.pairwise(cuts))
-        pitch_x = estimate_pitch(col_s, 0.45 * pitch_y, 1.05 * pitch_y, FACE_ASPECT * pitch_y)
+    # Taller than a row of faces (a set laid in a grid)? Then the seams across the
+    # blob repeat too, at about a face's height.
+    grid_x = estimate_pitch(col_s, MIN_TILE_PX, 0.6 * height, None)
+    grid_y = estimate_pitch(row_s, 1.05 * grid_x, 1.9 * grid_x, None) if (
+        grid_x is not None and height > 1.6 * grid_x / FACE_ASPECT) else None
+    if grid_x is not None and grid_y is not None and height > 1.5 * grid_y:
+        pitch_x = grid_x
         rn = _normalised(row_s, y0, y1)
+        cuts = _best_division(row_s, rn, y0, y1, grid_y, None, 0.0)
+        rows = list(itertools.pairwise(cuts))
         seam_score += [float(rn[c]) for c in cuts[1:-1]]
     quads: list[tuple[np.ndarray, int, bool]] = []
     aspects: list[float] = []

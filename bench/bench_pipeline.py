@@ -1,0 +1,230 @@
+"""Benchmark of the photo pipeline: tiles found, named, hands read exactly, latency.
+
+Measures, on the generated benchmark set (``python -m datasets.scenes --count 200
+--out build/scenes``) and on the real photos of ``../shared/datasets/real-dev/photos``:
+
+* tile recall and precision: a tile is found when a found outline overlaps its
+  true outline with IoU >= 0.5 (one-to-one matching);
+* name accuracy: the share of true tiles found *and* named right (face-down
+  tiles must be reported face down);
+* exact hands: every tile found and named right, nothing extra;
+* latency of a 12-megapixel JPEG, decode to result (median, warm process).
+
+The real photos are product photos of whole sets with only some tiles labelled
+(``complete: false``): there, recall and naming are measured on the labelled
+tiles and precision is not measured.
+
+The same photos go through the public ``mahjong-detector`` package (a YOLO
+detector, 34 Japanese-set classes, axis-aligned boxes) when it is installed in
+its own virtual environment (``--peer-python``, default
+``build/peer-venv/bin/python``); its figures are printed beside ours. Without
+it the script says so and measures our pipeline only.
+
+Run::
+
+    python -m datasets.scenes --count 200 --out build/scenes
+    python bench/bench_pipeline.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from datasets.scene_eval import box_polygon, match_outlines  # noqa: E402
+from scoring.tiles import tile as tile_code  # noqa: E402
+
+DECODE_SIDE = 2000
+PEER_NAMES = {"chun": "7z", "haku": "5z", "hatsu": "6z", "nan": "2z", "pe": "4z",
+              "sha": "3z", "tou": "1z"}
+PEER_SCRIPT = r"""
+import json, sys, time
+from PIL import Image, ImageOps
+from mahjong_detector.preprocess import preprocess_image
+from mahjong_detector.predict import CLASS_NAMES, predict
+out = []
+for path in json.loads(sys.stdin.read()):
+    t0 = time.perf_counter()
+    img = ImageOps.exif_transpose(Image.open(path))
+    small, pad = preprocess_image(img)
+    dets = predict(small, pad)
+    dt = time.perf_counter() - t0
+    out.append({"path": path, "seconds": dt, "tiles": [
+        {"box": [d.x1, d.y1, d.x2 - d.x1, d.y2 - d.y1], "code": CLASS_NAMES[d.class_id],
+         "confidence": d.confidence} for d in sorted(dets, key=lambda d: d.x1)]})
+print(json.dumps(out))
+"""
+
+
+@dataclass
+class Tally:
+    """Counts over a set of photos."""
+
+    truth: int = 0
+    found: int = 0
+    matched: int = 0
+    named: int = 0
+    hands: int = 0
+    exact: int = 0
+    seconds: list[float] = field(default_factory=list)
+    seconds_12mp: list[float] = field(default_factory=list)
+
+    def add(self, found: list[tuple[np.ndarray, str]], truth: list[tuple[np.ndarray, str]],
+            *, complete: bool) -> None:
+        m = match_outlines([f[0] for f in found], [t[0] for t in truth])
+        named = sum(1 for i, j in m.pairs if found[i][1] == truth[j][1])
+        self.truth += len(truth)
+        self.found += len(found) if complete else 0
+        self.matched += len(m.pairs)
+        self.named += named
+        if complete:
+            self.hands += 1
+            self.exact += int(named == len(truth) == len(found))
+
+    def lines(self, name: str, *, complete: bool) -> list[str]:
+        pct = lambda a, b: f"{100 * a / b:6.2f}%" if b else "   n/a"  # noqa: E731
+        out = [f"{name}: {self.truth} true tiles"
+               + (f" in {self.hands} hands" if complete else " (labelled ones)"),
+               f"  recall    {pct(self.matched, self.truth)}",
+               f"  precision {pct(self.matched, self.found) if complete else '   n/a'}"
+               + ("" if complete else " (photos only partly labelled)"),
+               f"  named right (of true tiles) {pct(self.named, self.truth)}"]
+        if complete:
+            out.append(f"  exact hands {pct(self.exact, self.hands)}")
+        if self.seconds:
+            med = 1000 * statistics.median(self.seconds)
+            out.append(f"  latency decode->result median {med:.0f} ms over "
+                       f"{len(self.seconds)} photos")
+        if self.seconds_12mp:
+            out.append(f"  latency, 12-MP JPEGs: median "
+                       f"{1000 * statistics.median(self.seconds_12mp):.0f} ms over "
+                       f"{len(self.seconds_12mp)} photos")
+        return out
+
+
+def _truth_scene(path: Path) -> tuple[list[tuple[np.ndarray, str]], bool]:
+    data = json.loads(path.with_suffix(".json").read_text())
+    return [(np.array(t["outline"], np.float64), t["code"]) for t in data["tiles"]], True
+
+
+def _truth_real(path: Path) -> tuple[list[tuple[np.ndarray, str]], bool]:
+    data = json.loads(path.with_suffix(".json").read_text())
+    out = []
+    for t in data["tiles"]:
+        try:
+            code = tile_code(t["tile"]).code
+        except ValueError:
+            code = t["tile"]  # outside our 43 classes (American sets): never named right
+        out.append((box_polygon(t["box"]), code))
+    return out, bool(data.get("complete", False))
+
+
+def _is_12mp(path: Path) -> bool:
+    from PIL import Image
+
+    with Image.open(path) as im:
+        w, h = im.size
+    return 11e6 <= w * h <= 13e6
+
+
+def run_ours(photos: list[Path], truth_of: Any, tally: Tally) -> None:
+    from vision.photo import load_photo
+    from vision.recognize import recognize
+
+    # one warm-up call: the classifier's session starts once per process
+    if photos:
+        warm = load_photo(photos[0], max_side=DECODE_SIDE)
+        recognize(warm.image, scale=warm.scale)
+    for path in photos:
+        t0 = time.perf_counter()
+        photo = load_photo(path, max_side=DECODE_SIDE)
+        rec = recognize(photo.image, scale=photo.scale)
+        dt = time.perf_counter() - t0
+        tally.seconds.append(dt)
+        if path.suffix.lower() in (".jpg", ".jpeg") and _is_12mp(path):
+            tally.seconds_12mp.append(dt)
+        found = [(np.array(t.outline), t.code) for t in rec.tiles]
+        truth, complete = truth_of(path)
+        tally.add(found, truth, complete=complete)
+
+
+def run_peer(python: Path, photos: list[Path], truth_of: Any, tally: Tally) -> str | None:
+    """Run mahjong-detector in its own environment; returns why not, or None."""
+    if not python.exists():
+        return f"peer not installed ({python} missing: python3 -m venv build/peer-venv && " \
+               "build/peer-venv/bin/pip install torch==2.13.0 mahjong-detector)"
+    try:
+        proc = subprocess.run([str(python), "-c", PEER_SCRIPT],
+                              input=json.dumps([str(p) for p in photos]), text=True,
+                              capture_output=True, timeout=3600, check=False)
+    except subprocess.TimeoutExpired:
+        return "peer timed out"
+    if proc.returncode != 0:
+        return "peer failed: " + proc.stderr.strip().splitlines()[-1] if proc.stderr else "?"
+    results = json.loads(proc.stdout)
+    for k, res in enumerate(results):
+        path = Path(res["path"])
+        if k > 0 or len(results) == 1:  # the first call also starts the model's session
+            tally.seconds.append(res["seconds"])
+            if path.suffix.lower() in (".jpg", ".jpeg") and _is_12mp(path):
+                tally.seconds_12mp.append(res["seconds"])
+        found = [(box_polygon(t["box"]), PEER_NAMES.get(t["code"], t["code"]))
+                 for t in res["tiles"]]
+        truth, complete = truth_of(path)
+        tally.add(found, truth, complete=complete)
+    return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--scenes", type=Path, default=ROOT / "build" / "scenes")
+    parser.add_argument("--real", type=Path,
+                        default=ROOT / ".." / "shared" / "datasets" / "real-dev" / "photos")
+    parser.add_argument("--limit", type=int, default=0, help="use only the first N scenes")
+    parser.add_argument("--peer-python", type=Path,
+                        default=ROOT / "build" / "peer-venv" / "bin" / "python")
+    parser.add_argument("--no-peer", action="store_true")
+    args = parser.parse_args(argv)
+
+    scenes = sorted(args.scenes.glob("scene_*.jpg"))
+    if args.limit:
+        scenes = scenes[: args.limit]
+    real = sorted(p for p in args.real.glob("*") if p.suffix.lower() in (".jpg", ".png"))
+    if not scenes:
+        print(f"no scenes in {args.scenes}: python -m datasets.scenes --count 200 "
+              f"--out {args.scenes}")
+    print(f"command: python bench/bench_pipeline.py --scenes {args.scenes}"
+          + (f" --limit {args.limit}" if args.limit else ""))
+    for name, photos, truth_of in (("generated scenes", scenes, _truth_scene),
+                                   ("real photos (real-dev)", real, _truth_real)):
+        if not photos:
+            continue
+        complete = truth_of is _truth_scene
+        ours = Tally()
+        run_ours(photos, truth_of, ours)
+        print("\n".join(ours.lines(f"[ours] {name}", complete=complete)))
+        if args.no_peer:
+            continue
+        peer = Tally()
+        why = run_peer(args.peer_python, photos, truth_of, peer)
+        if why:
+            print(f"[mahjong-detector] {name}: {why}")
+        else:
+            print("\n".join(peer.lines(f"[mahjong-detector] {name}", complete=complete)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
