@@ -233,8 +233,9 @@ def photo_effects(img: np.ndarray, tiles_alpha: np.ndarray, rng: np.random.Gener
     h, w = img.shape[:2]
     out = img.astype(np.float32)
     gx, gy = rng.uniform(-0.35, 0.35, 2)
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    light = 1 + gx * (xx / w - 0.5) + gy * (yy / h - 0.5)
+    xx = np.arange(w, dtype=np.float32)[None, :]
+    yy = np.arange(h, dtype=np.float32)[:, None]
+    light = (1 + gx * (xx / w - 0.5) + gy * (yy / h - 0.5)).astype(np.float32)
     if rng.random() < 0.35:  # the shadow of a hand or a phone across the table
         m = np.zeros((h, w), np.float32)
         centre = (int(rng.uniform(0, w)), int(rng.uniform(0, h)))
@@ -257,7 +258,10 @@ def photo_effects(img: np.ndarray, tiles_alpha: np.ndarray, rng: np.random.Gener
     sigma = float(rng.uniform(0.0, 1.0)) * max(1.0, tile_px / 60)
     if sigma > 0.3:
         out = cv2.GaussianBlur(out, (0, 0), sigma)
-    out += rng.normal(0, rng.uniform(1, 5), out.shape).astype(np.float32)
+    noise = np.empty(out.shape, np.float32)
+    cv2.setRNGSeed(int(rng.integers(2**31)))  # OpenCV's generator, seeded from ours
+    cv2.randn(noise, 0, float(rng.uniform(1, 5)))
+    out += noise
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
