@@ -111,7 +111,10 @@ def _face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     face_level = float(np.percentile(white, 99.5))
     if (border >= face_level - 20).mean() > 0.3:  # a close-up: much of the border is faces
         return plain, np.zeros((0, 3), np.float32)
+    # the table is what the border shows apart from tiles cut by the photo's edge
+    table_px = border < face_level - 20
     ys, xs = np.nonzero(ring_idx)
+    ys, xs, border = ys[table_px], xs[table_px], border[table_px]
     side = float(max(h, w))
     design = np.c_[xs / side, ys / side, np.ones(len(xs))]
     coef, *_ = np.linalg.lstsq(design, border, rcond=None)
@@ -120,7 +123,7 @@ def _face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
              + np.arange(h, dtype=np.float32)[:, None] * (coef[1] / side) + coef[2])
     mask = ((white > thr) & (white > plane + spread + 12)).astype(np.uint8) * 255
     lab = cv2.cvtColor(img, cv2.COLOR_RGB2LAB).astype(np.float32)
-    ring = lab[ring_idx][:: max(1, int(ring_idx.sum()) // 4000)]
+    ring = lab[ring_idx][table_px][:: max(1, int(table_px.sum()) // 4000)]
     crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
     _, _, centres = cv2.kmeans(ring, 4, None, crit, 2,  # type: ignore[call-overload]
                                cv2.KMEANS_PP_CENTERS)
