@@ -147,8 +147,15 @@ def main() -> int:
     p.add_argument("--budget-min", type=float, default=0.0,
                    help="train for this many minutes of wall clock (cosine schedule over the "
                    "clock, ignores --epochs): keeps a retrain under an hour on a busy machine")
+    p.add_argument("--export-only", metavar="CHECKPOINT", default=None,
+                   help="skip training: export a saved state dict (tilenet.pt)")
     a = p.parse_args()
     t0 = time.time()
+    if a.export_only:
+        model = TileNet()
+        model.load_state_dict(torch.load(a.export_only))
+        export(model, Path(a.out), Path(a.data), np.random.default_rng(a.seed))
+        return 0
     torch.manual_seed(a.seed)
     torch.set_num_threads(a.threads)
     rng = np.random.default_rng(a.seed)

@@ -1,0 +1,171 @@
+"""The bundled tile classifier: model file, labels, onnxruntime answers, API, CLI.
+
+Why: the ONNX file is a binary nobody reviews; these tests pin what it must
+do (load fast, match the network that was trained, name real tiles) so a bad
+export or a stale label list cannot slip in.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import json
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from scoring.tiles import ALL_TILES
+from vision.classify import (
+    MODEL_FILE,
+    NONE,
+    TileClassifier,
+    TileGuess,
+    _model_dir,
+    classify,
+)
+
+REPO = Path(__file__).resolve().parents[1]
+MODELS = REPO / "models"
+REAL = REPO / ".." / "shared" / "datasets" / "real-dev" / "crops"
+BONUS = {
+    "plum": "1f", "orchid": "2f", "chrysanthemum": "3f", "bamboo": "4f",
+    "spring": "1g", "summer": "2g", "autumn": "3g", "winter": "4g",
+}
+HELDOUT_SETS = ("E", "G", "J", "K")  # never trained on (see models/MODEL_CARD.md)
+ASYMMETRIC = {*(f"{n}m" for n in range(1, 10)), "1z", "2z", "3z", "4z", "6z", "7z",
+              *(f"{n}f" for n in range(1, 5)), *(f"{n}g" for n in range(1, 5)), "1s", "7p"}
+"""Tiles that look different upside down in every set (others may be symmetric)."""
+
+
+@pytest.fixture(scope="module")
+def clf() -> TileClassifier:
+    return TileClassifier()
+
+
+def real_crops(sets: tuple[str, ...]) -> list[tuple[Path, str]]:
+    if not REAL.exists():
+        pytest.skip("../shared/datasets/real-dev is not present")
+    with open(REAL / "labels.csv", newline="", encoding="utf-8") as f:
+        rows = [r for r in csv.DictReader(f) if r["set"] in sets]
+    return [(REAL / r["file"], BONUS.get(r["tile"], r["tile"])) for r in rows]
+
+
+def test_model_is_small_and_found() -> None:
+    path = MODELS / MODEL_FILE
+    assert path.is_file()
+    assert path.stat().st_size <= 10 * 1024 * 1024
+    assert (_model_dir() / MODEL_FILE).resolve() == path.resolve()
+
+
+def test_labels_are_the_tile_vocabulary_plus_none(clf: TileClassifier) -> None:
+    assert clf.labels == (*(t.code for t in ALL_TILES), NONE)
+    assert clf.session.get_outputs()[0].shape[-1] == len(clf.labels)
+    assert clf.session.get_outputs()[1].shape[-1] == 2
+
+
+def test_model_loads_in_under_a_second() -> None:
+    TileClassifier()  # warm the file cache and onnxruntime's own imports
+    t = time.perf_counter()
+    TileClassifier()
+    assert time.perf_counter() - t < 1.0
+
+
+def test_onnxruntime_matches_the_trained_network(clf: TileClassifier) -> None:
+    """``reference.npz`` holds inputs and PyTorch outputs saved at export time."""
+    with np.load(MODELS / "reference.npz") as ref:
+        logits, orient = clf.session.run(None, {"image": ref["x"].transpose(0, 3, 1, 2)
+                                                .astype(np.float32)})
+        np.testing.assert_allclose(logits, ref["logits"], atol=2e-3, rtol=1e-3)
+        np.testing.assert_allclose(orient, ref["orientation"], atol=2e-3, rtol=1e-3)
+        assert (logits.argmax(1) == ref["logits"].argmax(1)).all()
+
+
+def test_results_are_immutable_and_complete(clf: TileClassifier) -> None:
+    rng = np.random.default_rng(0)
+    crops = [rng.integers(0, 256, (h, w, 3), dtype=np.uint8) for h, w in ((320, 240), (40, 31))]
+    crops.append(rng.integers(0, 256, (50, 40), dtype=np.uint8))  # greyscale
+    out = clf.classify(crops)
+    assert len(out) == 3
+    for g in out:
+        assert isinstance(g, TileGuess)
+        assert len(g.top3) == 3
+        assert g.top3[0].probability >= g.top3[1].probability >= g.top3[2].probability
+        assert g.orientation in (0, 180)
+        assert 0.0 <= g.confidence <= 1.0
+        assert g.code in clf.labels
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            g.code = "1m"  # type: ignore[misc]
+    assert clf.classify([]) == []
+
+
+def test_bad_input_is_rejected(clf: TileClassifier) -> None:
+    with pytest.raises(TypeError):
+        clf.classify([np.zeros((80, 60, 3), np.float32)])
+    with pytest.raises(ValueError):
+        clf.classify([np.zeros((80, 60, 2), np.uint8)])
+
+
+def test_junk_is_not_a_tile(clf: TileClassifier) -> None:
+    """Noise and clutter get ``none`` (a plain green crop may truly be a green back)."""
+    rng = np.random.default_rng(0)
+    noise = rng.integers(0, 256, (320, 240, 3), dtype=np.uint8)
+    clutter = np.full((320, 240, 3), (90, 120, 160), np.uint8)
+    cv2.circle(clutter, (100, 150), 60, (20, 20, 200), -1)
+    cv2.line(clutter, (0, 0), (240, 320), (255, 255, 255), 15)
+    assert [g.code for g in clf.classify([noise, clutter])] == [NONE, NONE]
+
+
+def test_held_out_real_tiles_are_read(clf: TileClassifier) -> None:
+    """Physical sets never trained on, upright and upside down: top-1, orientation,
+    and no confident wrong answer."""
+    items = real_crops(HELDOUT_SETS)
+    imgs = [cv2.imread(str(p)) for p, _ in items]
+    truth = [code for _, code in items]
+    up = clf.classify(imgs)
+    down = clf.classify([np.ascontiguousarray(i[::-1, ::-1]) for i in imgs])
+    for guesses, turned in ((up, 0), (down, 180)):
+        top1 = np.mean([g.top3[0].code == t for g, t in zip(guesses, truth, strict=True)])
+        assert top1 >= 0.93, top1
+        confident_wrong = [(t, g.code) for g, t in zip(guesses, truth, strict=True)
+                           if g.code not in (t, NONE)]
+        assert len(confident_wrong) <= 2, confident_wrong
+        asym = [g for g, t in zip(guesses, truth, strict=True)
+                if t in ASYMMETRIC and g.code == t]
+        assert np.mean([g.orientation == turned for g in asym]) >= 0.9
+
+
+def test_rgb_and_bgr_inputs_agree_when_told(clf: TileClassifier) -> None:
+    items = real_crops(("J",))[:4]
+    bgr = [cv2.imread(str(p)) for p, _ in items]
+    rgb = [cv2.cvtColor(i, cv2.COLOR_BGR2RGB) for i in bgr]
+    a = [g.code for g in clf.classify(bgr)]
+    b = [g.code for g in clf.classify(rgb, rgb=True)]
+    assert a == b
+
+
+def test_module_level_classify_uses_the_bundled_model() -> None:
+    items = real_crops(("K",))[-4:]
+    crops = [cv2.imread(str(p)) for p, _ in items]
+    assert classify(crops) == TileClassifier().classify(crops)
+
+
+def test_cli_classify_json(capsys: pytest.CaptureFixture[str]) -> None:
+    from api.cli import main
+
+    items = real_crops(("J",))[-2:]
+    assert main(["classify", *(str(p) for p, _ in items), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [c["tile"] for c in data["crops"]] == [code for _, code in items]
+    assert {"file", "tile", "confidence", "orientation", "top3"} <= set(data["crops"][0])
+
+
+def test_cli_classify_bad_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from api.cli import main
+
+    bad = tmp_path / "x.png"
+    bad.write_bytes(b"not an image")
+    assert main(["classify", str(bad)]) == 2
+    assert "cannot read image" in capsys.readouterr().err
