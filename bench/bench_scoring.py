@@ -9,8 +9,11 @@ repeatedly; the median over the repeats is printed per hand. Two figures:
 * ``request``: :func:`scoring.score.score_request` on the JSON dicts (parsing,
   validation, scoring and the JSON response).
 
-No whole-hand result is cached between repeats; the per-suit split tables are
-(that is the technique), and the first, cold pass is reported too.
+No whole-hand result is cached between repeats. The per-suit split tables are
+kept (that is the technique), and so are the pattern results per reading shape
+and per hand-level key (a few hundred of each, shared by many hands); the
+figure with those emptied before each repeat and the first, cold pass (all
+tables empty) are printed too.
 
 Run: ``python3 bench/bench_scoring.py [--hands 2000] [--repeats 7] [--rules hk-a]``
 """
@@ -26,6 +29,7 @@ import timeit
 from typing import Any
 
 from scoring import decompose as decompose_module
+from scoring import hongkong
 from scoring.errors import IllegalHand
 from scoring.hand import Context, Hand, context_from_json, hand_from_json
 from scoring.hongkong import score_hk
@@ -133,12 +137,20 @@ def main(argv: list[str] | None = None) -> int:
     cold = (time.process_time() - t0) / len(parsed) * 1e6
 
     engine: list[float] = []
+    cleared: list[float] = []
     full: list[float] = []
+    scorer = hongkong._scorer(preset)
     for _ in range(args.repeats):
         t0 = time.process_time()
         for hand, ctx in parsed:
             _engine(hand, ctx, preset)
         engine.append((time.process_time() - t0) / len(parsed) * 1e6)
+        scorer.shapes.clear()  # the pattern results kept per reading shape / hand key
+        scorer.hands.clear()
+        t0 = time.process_time()
+        for hand, ctx in parsed:
+            _engine(hand, ctx, preset)
+        cleared.append((time.process_time() - t0) / len(parsed) * 1e6)
         t0 = time.process_time()
         for r in requests:
             score_request(r)
@@ -148,6 +160,8 @@ def main(argv: list[str] | None = None) -> int:
           f"median of {args.repeats} repeats, Python {sys.version.split()[0]}")
     print(f"engine  (score_hk on parsed hands):   {statistics.median(engine):7.1f} us/hand "
           f"(first cold pass {cold:.1f})")
+    print(f"engine, pattern caches emptied before the repeat: {statistics.median(cleared):7.1f}"
+          f" us/hand ({len(scorer.shapes)} reading shapes, {len(scorer.hands)} hand keys)")
     print(f"request (score_request on JSON dicts): {statistics.median(full):7.1f} us/hand")
     calib = min(timeit.repeat("sum(range(1000))", number=2000, repeat=5)) / 2000 * 1e6
     print(f"machine load check: sum(range(1000)) takes {calib:.1f} us here "

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from itertools import compress
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 from scoring.decompose import Reading, decompose, placements
@@ -37,7 +38,6 @@ _TERMINAL_OR_HONOUR = frozenset((0, 8, 9, 17, 18, 26, *range(27, 34)))
 _TERMINAL = frozenset((0, 8, 9, 17, 18, 26))
 _NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 _INDICES = range(34)
-_EMPTY: frozenset[int] = frozenset()
 WHITE, GREEN, RED = 31, 32, 33
 
 
@@ -49,9 +49,10 @@ class Facts:
     """
 
     __slots__ = (
-        "all_honours", "all_simples", "all_terminals", "bonus", "chows", "concealed",
-        "concealed_pungs", "ctx", "dragon_pair", "dragon_pungs", "flowers", "form",
-        "honours", "kongs", "nine_gates", "pair", "pungs", "round_pung", "round_tile", "seasons",
+        "all_honours", "all_simples", "all_terminals", "bonus", "chows", "complete_bonus_sets",
+        "concealed", "concealed_pungs", "ctx", "dragon_pair", "dragon_pungs",
+        "flower_season_pairs", "form", "honours", "kongs", "nine_gates", "no_bonus",
+        "own_flower", "own_season", "pair", "pair_258", "pungs", "round_pung", "round_tile",
         "seat_number", "seat_pung", "seat_tile", "suit", "suits", "tiles_mask", "wind_pair",
         "wind_pungs",
     )
@@ -68,8 +69,11 @@ class Facts:
     nine_gates: bool
     tiles_mask: frozenset[int]
     bonus: int
-    flowers: frozenset[int]
-    seasons: frozenset[int]
+    no_bonus: bool
+    own_flower: bool
+    own_season: bool
+    flower_season_pairs: int
+    complete_bonus_sets: int
     seat_number: int
     seat_tile: int
     round_tile: int
@@ -84,6 +88,7 @@ class Facts:
     seat_pung: bool
     round_pung: bool
     pair: int
+    pair_258: bool
 
 
 def _std(f: Facts) -> bool:
@@ -129,7 +134,7 @@ PATTERNS: Mapping[str, Callable[[Facts], int]] = {
     "small_four_winds": lambda f: int(f.wind_pungs == 3 and f.wind_pair),
     "four_kongs": lambda f: int(f.kongs == 4),
     "four_concealed_pungs": lambda f: int(f.concealed_pungs == 4),
-    "pair_258": lambda f: int(f.pair >= 0 and f.pair < 27 and f.pair % 9 in (1, 4, 7)),
+    "pair_258": lambda f: int(f.pair_258),
     # how the hand was won
     "concealed_hand": lambda f: int(f.concealed),
     "concealed_self_drawn": lambda f: int(f.concealed and f.ctx.self_drawn),
@@ -140,11 +145,11 @@ PATTERNS: Mapping[str, Callable[[Facts], int]] = {
     "heavenly": lambda f: int(f.ctx.heavenly),
     "earthly": lambda f: int(f.ctx.earthly),
     # bonus tiles
-    "no_bonus": lambda f: int(f.bonus == 0),
-    "own_flower": lambda f: int(f.seat_number in f.flowers),
-    "own_season": lambda f: int(f.seat_number in f.seasons),
-    "bouquet": lambda f: int(len(f.flowers) == 4) + int(len(f.seasons) == 4),
-    "flower_season_pair": lambda f: len(f.flowers & f.seasons),
+    "no_bonus": lambda f: int(f.no_bonus),
+    "own_flower": lambda f: int(f.own_flower),
+    "own_season": lambda f: int(f.own_season),
+    "bouquet": lambda f: f.complete_bonus_sets,
+    "flower_season_pair": lambda f: f.flower_season_pairs,
     "seven_bonus": lambda f: int(f.form == "flowers" and f.bonus == 7),
     "eight_bonus": lambda f: int(f.form == "flowers" and f.bonus == 8),
 }
@@ -197,24 +202,26 @@ def _hand_facts(hand: Hand, ctx: Context, counts: list[int]) -> Facts:
         f.nine_gates = all(counts[base + i] >= n for i, n in enumerate(_NINE_GATES))
     bonus = hand.bonus
     f.bonus = len(bonus)
-    if bonus:
-        f.flowers = frozenset(t.rank for t in bonus if t.index < 38)
-        f.seasons = frozenset(t.rank for t in bonus if t.index >= 38)
-    else:
-        f.flowers = f.seasons = _EMPTY
     f.seat_number = _SEAT_NUMBER[ctx.seat_wind]
+    if bonus:
+        flowers = {t.rank for t in bonus if t.index < 38}
+        seasons = {t.rank for t in bonus if t.index >= 38}
+        f.no_bonus = False
+        f.own_flower = f.seat_number in flowers
+        f.own_season = f.seat_number in seasons
+        f.flower_season_pairs = len(flowers & seasons)
+        f.complete_bonus_sets = (len(flowers) == 4) + (len(seasons) == 4)
+    else:
+        f.no_bonus = True
+        f.own_flower = f.own_season = False
+        f.flower_season_pairs = f.complete_bonus_sets = 0
     f.seat_tile = 26 + f.seat_number
     f.round_tile = 26 + _SEAT_NUMBER[ctx.round_wind]
     return f
 
 
-def _reading_facts(f: Facts, reading: Reading, win: Tile | None) -> tuple[object, ...]:
-    """Fill in the reading-dependent facts (sets, pair, winds and dragons); return its shape.
-
-    The shape is everything the reading patterns (other than :data:`MASK_LEVEL`)
-    look at, so equal shapes score alike; it includes the hand's suit count and
-    honours because the "all pungs and one suit" patterns combine both.
-    """
+def _reading_facts(f: Facts, reading: Reading, win: Tile | None) -> None:
+    """Fill in the reading-dependent facts (sets, pair, winds and dragons)."""
     f.form = reading.form
     chows = pungs = kongs = concealed_pungs = dragons = winds = 0
     pair = -1
@@ -262,8 +269,7 @@ def _reading_facts(f: Facts, reading: Reading, win: Tile | None) -> tuple[object
     f.pair = pair
     f.dragon_pair = pair >= 31
     f.wind_pair = 27 <= pair < 31
-    return (reading.form, chows, pungs, kongs, concealed_pungs, dragons, winds, pair,
-            f.seat_pung, f.round_pung, f.suits, f.honours)
+    f.pair_258 = 0 <= pair < 27 and pair % 9 in (1, 4, 7)
 
 
 # --------------------------------------------------------------------------- scoring
@@ -347,17 +353,22 @@ HAND_LEVEL = frozenset((
 checked once per hand, however many readings it has."""
 
 
-HAND_FACTS = frozenset((
+HAND_KEY_FIELDS: tuple[str, ...] = (
     "suits", "honours", "all_honours", "all_simples", "all_terminals", "nine_gates", "concealed",
-    "ctx", "bonus", "flowers", "seasons", "seat_number"))
-"""The facts the hand-level key covers (see :meth:`_Scorer.facts`); a test checks that the
-hand-level patterns read nothing else (of ``ctx``: the win flags only)."""
+    "ctx.self_drawn", "ctx.kong_replacement", "ctx.robbing_kong", "ctx.last_tile",
+    "ctx.heavenly", "ctx.earthly", "no_bonus", "own_flower", "own_season",
+    "flower_season_pairs", "complete_bonus_sets")
+"""The facts hand-level pattern results are kept by; a test checks that the hand-level
+patterns read nothing else, so equal keys always score alike."""
 
-SHAPE_FACTS = frozenset((
-    "form", "chows", "pungs", "kongs", "concealed_pungs", "dragon_pungs", "wind_pungs", "pair",
-    "dragon_pair", "wind_pair", "seat_pung", "round_pung", "suits", "honours"))
-"""The facts a reading's shape key covers (see :func:`_reading_facts`); a test checks that
-the reading patterns read nothing else."""
+SHAPE_KEY_FIELDS: tuple[str, ...] = (
+    "form", "chows", "pungs", "kongs", "concealed_pungs", "dragon_pungs", "wind_pungs",
+    "dragon_pair", "wind_pair", "pair_258", "seat_pung", "round_pung", "suits", "honours")
+"""The facts reading-pattern results are kept by (the reading's shape, plus the hand's suit
+count and honours that the "all pungs and one suit" patterns combine with it)."""
+
+_HAND_KEY = attrgetter(*HAND_KEY_FIELDS)
+_SHAPE_KEY = attrgetter(*SHAPE_KEY_FIELDS)
 
 MASK_LEVEL = frozenset(("ruby_dragon", "jade_dragon", "pearl_dragon"))
 """Reading patterns that also look at which tiles the hand holds."""
@@ -404,10 +415,7 @@ class _Scorer:
               ) -> tuple[Facts, _Found, set[str]]:
         """Hand-wide facts (``counts``: the whole hand's) and the hand-level patterns found."""
         f = _hand_facts(hand, ctx, counts)
-        key = (f.suits, f.honours, f.all_honours, f.all_simples, f.all_terminals, f.nine_gates,
-               f.concealed, ctx.self_drawn, ctx.kong_replacement, ctx.robbing_kong,
-               ctx.last_tile, ctx.heavenly, ctx.earthly, f.bonus, f.flowers, f.seasons,
-               f.seat_number)
+        key = _HAND_KEY(f)
         memo = self.hands.get(key)
         if memo is None:
             if len(self.hands) > 8192:
@@ -423,7 +431,8 @@ class _Scorer:
             f.form = "flowers"
             found, replaced = _run(f, self.flower_checks)
         else:
-            shape = _reading_facts(f, reading, win)
+            _reading_facts(f, reading, win)
+            shape = _SHAPE_KEY(f)
             memo = self.shapes.get(shape)
             if memo is None:
                 if len(self.shapes) > 8192:

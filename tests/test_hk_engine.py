@@ -21,18 +21,16 @@ def test_reading_patterns_read_only_the_facts_in_the_shape_key() -> None:
         if "_std(f)" in body:
             read.add("form")
         assert read, pid
-        assert read <= hk.SHAPE_FACTS, (pid, read - hk.SHAPE_FACTS)
+        assert read <= set(hk.SHAPE_KEY_FIELDS), (pid, read - set(hk.SHAPE_KEY_FIELDS))
 
 
 def test_hand_level_patterns_read_only_the_facts_in_the_hand_key() -> None:
     # Hand-level results are kept per hand-level key: same guard as above.
-    flags = {"self_drawn", "kong_replacement", "robbing_kong", "last_tile", "heavenly",
-             "earthly"}
+    fields = set(hk.HAND_KEY_FIELDS)
     for pid in hk.HAND_LEVEL:
         body = inspect.getsource(hk.PATTERNS[pid]).split(":", 1)[1]
-        read = set(re.findall(r"f\.(\w+)", body))
-        assert read and read <= hk.HAND_FACTS, (pid, read - hk.HAND_FACTS)
-        assert set(re.findall(r"f\.ctx\.(\w+)", body)) <= flags, pid
+        read = set(re.findall(r"f\.([\w.]+\w)", body))
+        assert read and read <= fields, (pid, read - fields)
 
 
 def test_every_preset_pattern_is_known_and_classified() -> None:
