@@ -34,6 +34,10 @@ FACE_ASPECT = 0.75
 SEAM_PERCENTILE = 93.0
 """A column is a seam when this share of it is dark: ink (even a bamboo stick) leaves
 the face's margins light, a seam runs from edge to edge."""
+SEAM_CHUNK = 120
+"""Length (working pixels) of the pieces a long column is cut into for its seam profile."""
+FACE_MARGIN = 35
+"""Lightness (V - S) within this of the lightest faces counts as a face."""
 MIN_TILE_PX = 10
 """A face narrower than this (working pixels) is noise, not a tile."""
 
@@ -109,10 +113,11 @@ def _face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     border = white[ring_idx].astype(np.float32)
     plain = (white > thr).astype(np.uint8) * 255
     face_level = float(np.percentile(white, 99.5))
-    if (border >= face_level - 20).mean() > 0.3:  # a close-up: much of the border is faces
+    face_like = border >= face_level - FACE_MARGIN
+    if face_like.mean() > 0.3:  # a close-up: much of the border is faces
         return plain, np.zeros((0, 3), np.float32)
     # the table is what the border shows apart from tiles cut by the photo's edge
-    table_px = border < face_level - 20
+    table_px = ~face_like
     ys, xs = np.nonzero(ring_idx)
     ys, xs, border = ys[table_px], xs[table_px], border[table_px]
     side = float(max(h, w))
@@ -165,18 +170,31 @@ def _blobs(mask: np.ndarray) -> list[np.ndarray]:
 def seam_profile(gray: np.ndarray, mask: np.ndarray, axis: int) -> np.ndarray:
     """Seam strength along ``axis`` (0: per column, 1: per row) of an upright strip.
 
-    A seam darkens every pixel of its column; ink darkens only some. The 80th
+    A seam darkens every pixel of its column; ink darkens only some. A high
     percentile of brightness in the column is therefore low only at seams.
+    Long columns are cut into chunks (a grid of tiles is never perfectly
+    straight over its whole size) and the chunks' strengths averaged.
     """
     g, m = (gray, mask) if axis == 0 else (gray.T, mask.T)
     h = g.shape[0]
-    lo, hi = int(h * 0.04), max(int(h * 0.96), int(h * 0.04) + 1)
-    ceiling = masked_percentile(g[lo:hi], m[lo:hi] > 0, SEAM_PERCENTILE)
-    # seams are narrow: compare with the brightest column a few pixels away, so that
-    # broad ink (a wide character) does not look like a seam
-    win = max(5, g.shape[0] // 6) | 1
-    ref = cv2.dilate(ceiling.reshape(1, -1), np.ones((1, win), np.uint8)).ravel()
-    strength: np.ndarray = np.clip(ref - ceiling, 0, None)
+    n = max(1, round(h / SEAM_CHUNK)) if h > 2 * SEAM_CHUNK else 1
+    edges = np.linspace(0, h, n + 1).astype(int)
+    total = np.zeros(g.shape[1], np.float32)
+    weight = np.zeros(g.shape[1], np.float32)
+    for a, b in itertools.pairwise(edges):
+        ch = b - a
+        lo, hi = a + int(ch * 0.04), max(a + int(ch * 0.96), a + int(ch * 0.04) + 1)
+        inside = m[lo:hi] > 0
+        ceiling = masked_percentile(g[lo:hi], inside, SEAM_PERCENTILE)
+        # seams are narrow: compare with the brightest column a few pixels away, so
+        # that broad ink (a wide character) does not look like a seam
+        win = max(5, min(ch, SEAM_CHUNK) // 6) | 1
+        ref = cv2.dilate(ceiling.reshape(1, -1).astype(np.float32),
+                         np.ones((1, win), np.uint8)).ravel()
+        cover = inside.mean(axis=0).astype(np.float32)
+        total += np.clip(ref - ceiling, 0, None) * cover
+        weight += cover
+    strength: np.ndarray = total / np.maximum(weight, 1e-6)
     return strength
 
 
@@ -327,7 +345,7 @@ def _intersect(l1: tuple[np.ndarray, np.ndarray], l2: tuple[np.ndarray, np.ndarr
 
 
 def _upright_strip(gray: np.ndarray, blob_mask: np.ndarray, contour: np.ndarray,
-                   transpose: bool) -> _Strip:
+                   transpose: bool, refine: bool = True) -> _Strip:
     """The blob rectified so that its seams are vertical and evenly spaced.
 
     The faces of a row form a rectangle on the table; its outline in the photo
@@ -336,6 +354,8 @@ def _upright_strip(gray: np.ndarray, blob_mask: np.ndarray, contour: np.ndarray,
     point in the photo, become parallel again.
     """
     rough = _affine_strip(gray, blob_mask, contour, transpose)
+    if not refine:
+        return rough
     m = _trim_sides(rough.gray, rough.mask) > 0
     y0, y1 = _extent(m, 1)
     x0, x1 = _extent(m, 0)
@@ -434,6 +454,8 @@ def _cut_strip(strip: _Strip) -> tuple[list[tuple[np.ndarray, int, bool]], float
     grid_x = estimate_pitch(col_s, MIN_TILE_PX, 0.6 * height, None)
     grid_y = estimate_pitch(row_s, 1.05 * grid_x, 1.9 * grid_x, None) if (
         grid_x is not None and height > 1.6 * grid_x / FACE_ASPECT) else None
+    if grid_y is not None and estimate_pitch(row_s, 0.4 * grid_y, 0.6 * grid_y, None):
+        grid_y = None  # the rows repeat at half that: two faces per cell, the wrong way round
     if grid_x is not None and grid_y is not None and height > 1.5 * grid_y:
         pitch_x = grid_x
         rn = _normalised(row_s, y0, y1)
@@ -480,7 +502,10 @@ def _cut_strip(strip: _Strip) -> tuple[list[tuple[np.ndarray, int, bool]], float
         return [], -np.inf
     aspect_err = float(np.median(np.abs(np.log(np.array(aspects) / FACE_ASPECT))))
     seams = float(np.mean(seam_score)) if seam_score else 0.3
-    return quads, seams - 3 * aspect_err
+    # seams repeating both ways are strong evidence of tiles: a grid read the other
+    # way round would be a few giant cells
+    grid_bonus = 0.3 if len(rows) > 1 else 0.0
+    return quads, seams - 3 * aspect_err + grid_bonus
 
 
 def _best_division(strength: np.ndarray, sn: np.ndarray, start: int, end: int, pitch: float,
@@ -594,8 +619,11 @@ def segment(image: np.ndarray, *, work_side: int = WORK_SIDE) -> Segmentation:
         blob_mask = np.zeros_like(mask)
         cv2.drawContours(blob_mask, [contour], -1, 255, -1)
         best: tuple[list[tuple[np.ndarray, int, bool]], float, _Strip] | None = None
+        # a blob cut by the photo's edge has no outline of its own to rectify with
+        x, y, bw, bh = cv2.boundingRect(contour)
+        inside = x > 1 and y > 1 and x + bw < mask.shape[1] - 1 and y + bh < mask.shape[0] - 1
         for transpose in (False, True):
-            strip = _upright_strip(gray, blob_mask, contour, transpose)
+            strip = _upright_strip(gray, blob_mask, contour, transpose, refine=inside)
             cut, score = _cut_strip(strip)
             if best is None or score > best[1]:
                 best = (cut, score, strip)
