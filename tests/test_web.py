@@ -190,7 +190,7 @@ def test_upload_a_photo_see_tiles_and_score_then_correct_a_tile(
     # every tile is outlined and labelled on the photo
     expect(page.locator("#overlay polygon")).to_have_count(len(truth_codes))
     seen = strip_codes(page)
-    assert sorted(page.locator("#overlay text").all_inner_texts()) == sorted(seen)
+    assert sorted(page.locator("#overlay text").all_text_contents()) == sorted(seen)
     right = sum(a == b for a, b in zip(seen, truth_codes, strict=True))
     assert right >= 0.8 * len(truth_codes), f"read {seen}, truth {truth_codes}"
     wait_scored(page)

@@ -384,7 +384,7 @@ async function scoreNow() {
     return;
   }
   $("score").dataset.state = "pending";
-  setStatus(t("scoring"));
+  $("score").setAttribute("aria-busy", "true");
   try {
     const request = scoreRequest();
     state.flagged = new Set();
@@ -399,16 +399,16 @@ async function scoreNow() {
     });
     if (seq !== state.scoreSeq) return; // a newer correction is on its way
     state.score = result;
+    $("score").removeAttribute("aria-busy");
     if (!state.score?.valid && Array.isArray(state.score?.tiles)) {
       // a grouping that is not a set: the answer names the tiles concerned
       state.flagged = new Set(state.score.tiles.map((i) => request.sentIds[i]).filter((id) => id != null));
     }
     showError(null);
-    setStatus("");
   } catch (error) {
     if (seq !== state.scoreSeq) return;
     state.score = null;
-    setStatus("");
+    $("score").removeAttribute("aria-busy");
     showError(error);
     renderGroups();
     renderOverlay();

@@ -43,7 +43,6 @@ export const STRINGS = {
     // dynamic
     wind_east: "East", wind_south: "South", wind_west: "West", wind_north: "North",
     reading: "Reading the tiles…",
-    scoring: "Scoring…",
     found_tiles: "{count} tiles found.",
     photo_caption: "The photo with the tiles found. Orange outlines: tiles the reader is unsure of.",
     zoom_in: "Zoom to the tiles",
@@ -150,7 +149,6 @@ export const STRINGS = {
     api_docs: "Documentazione dell'API",
     wind_east: "Est", wind_south: "Sud", wind_west: "Ovest", wind_north: "Nord",
     reading: "Lettura delle tessere…",
-    scoring: "Calcolo del punteggio…",
     found_tiles: "{count} tessere trovate.",
     photo_caption: "La foto con le tessere trovate. Bordo arancione: tessere incerte.",
     zoom_in: "Ingrandisci le tessere",
