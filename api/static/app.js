@@ -711,10 +711,18 @@ function applyZoom() {
   button.setAttribute("aria-pressed", String(zoomed));
 }
 
+/** The pipeline's warnings, in the page's language; "hard to read" counts only tiles not yet checked. */
 function renderWarnings() {
-  const list = $("warnings");
-  list.replaceChildren(...state.warnings.filter((w) => w.code !== "low_confidence" || state.photoUrl)
-    .map((w) => el("li", { "data-code": w.code }, w.message ?? w.code)));
+  const items = [];
+  for (const warning of state.photoUrl ? state.warnings : []) {
+    let count = warning.tiles?.length ?? 0;
+    if (warning.code === "low_confidence") count = [...state.tiles.values()].filter((tile) => tile.low).length;
+    if (warning.code === "low_confidence" && count === 0) continue;
+    const key = `warn_${warning.code}`;
+    const text = has(key) ? t(key, { count }) : warning.message ?? warning.code;
+    items.push(el("li", { "data-code": warning.code }, text));
+  }
+  $("warnings").replaceChildren(...items);
 }
 
 function seatName(seat) {
@@ -860,7 +868,8 @@ function openEdit(id) {
   );
   const alternatives = (tile.alternatives ?? []).map((a) => a.code).filter((code) => code && code !== tile.code && tileByCode(code));
   if (tile.read && tile.read !== tile.code) alternatives.unshift(tile.read);
-  const pick = (code) => { tile.code = code; closeDialog(); render(); scheduleScore(); };
+  // picking a face, even the one read, means the player has checked the tile
+  const pick = (code) => { tile.code = code; tile.low = false; closeDialog(); render(); scheduleScore(); };
   $("alternatives").replaceChildren(...(alternatives.length
     ? [el("span", { class: "maybe" }, t("maybe")), ...alternatives.slice(0, 4).map((code) => paletteButton(code, pick))] : []));
   fillPalette(pick, tile.code);
