@@ -247,6 +247,29 @@ def test_a_file_that_is_not_an_image_shows_an_error(phone: Page) -> None:
     shot(phone, "error-not-an-image-phone")
 
 
+def test_a_photo_without_tiles_says_how_to_take_one(phone: Page, tmp_path: Path) -> None:
+    from PIL import Image
+
+    path = tmp_path / "table.png"
+    Image.new("RGB", (800, 600), (40, 110, 70)).save(path)  # an empty green table
+    phone.locator("#photo-file").set_input_files(str(path))
+    error = phone.locator("#error")
+    expect(error).to_have_attribute("data-code", "no_tiles_found")
+    expect(error).to_contain_text("Photograph the hand from above")
+    expect(phone.locator("#hand")).to_be_hidden()
+
+
+def test_the_camera_and_the_gallery_are_both_offered(phone: Page) -> None:
+    camera = phone.locator("#photo-camera")
+    expect(camera).to_have_attribute("capture", "environment")
+    expect(camera).to_have_attribute("accept", "image/*")
+    gallery = phone.locator("#photo-file")
+    expect(gallery).to_have_attribute("accept", "image/*")
+    assert gallery.get_attribute("capture") is None
+    expect(phone.get_by_text("Take a photo")).to_be_visible()
+    expect(phone.get_by_text("Choose a photo")).to_be_visible()
+
+
 # ---------------------------------------------------------------------------- no photo
 
 
