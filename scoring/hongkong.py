@@ -304,6 +304,8 @@ class HKScore(NamedTuple):
     """Fan that count toward the minimum (bonus tiles may not)."""
     payments: Payments
     winning_tile: Tile | None
+    readings: int = 1
+    """How many readings of the hand were scored to pick this one."""
 
 
 _Check = tuple[PatternRule, Callable[[Facts], int]]
@@ -476,7 +478,8 @@ class _Scorer:
                           ctx.seat_wind, self_drawn, discarder, WINDS, liable, reason)
         # Reading patterns first, then those of the whole hand (each in preset order).
         patterns = tuple(FoundPattern(r, n, r.fan if r.limit else r.fan * n) for r, n in found)
-        return HKScore(reading, patterns, fan, uncapped, limit, counted, payments, win)
+        return HKScore(reading, patterns, fan, uncapped, limit, counted, payments, win,
+                       len(readings))
 
     def _liable(self, hand: Hand, ctx: Context, reading: Reading,
                 win: Tile | None, self_drawn: bool) -> tuple[str | None, str | None]:
@@ -665,6 +668,7 @@ def score_to_json(result: HKScore, hand: Hand, ctx: Context, preset: Preset,
                                          and len(hand.bonus) == 8),
         "form": result.reading.form,
         "decomposition": decomposition,
+        "readings": result.readings,
         "winning_tile": result.winning_tile.code if result.winning_tile else None,
         "winning_tile_assumed": assumed,
         "bonus": [t.code for t in hand.bonus],

@@ -88,6 +88,7 @@ def test_best_reading_is_scored(rules: str, concealed: str, win: str, fan: int,
     resp = score_request({"rules": rules, "hand": hand, "context": ctx})
     assert resp["valid"], resp.get("reason")
     assert resp["form"] == form
+    assert resp["readings"] > 1
     assert resp["fan"] == fan, resp["patterns"]
     assert resp["limit"] is limit
     shown = [_describe(g) for g in resp["decomposition"]]

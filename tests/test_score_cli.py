@@ -32,7 +32,7 @@ def test_text_breakdown(capsys: pytest.CaptureFixture[str]) -> None:
                           "--discarder", "east"], capsys)
     assert status == 0
     assert "All chows" in out and "Tutte scale" in out
-    assert "Total: 3 fan" in out
+    assert "Total: 3 fan" in out and "the best of 2 readings" in out
     assert "east 16, west 8, north 8" in out
 
 

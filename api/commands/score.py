@@ -161,9 +161,11 @@ def format_text(response: dict[str, Any], request: dict[str, Any]) -> str:
     assumed = " (assumed: the best for the winner)" if response.get("winning_tile_assumed") else ""
     lines = [f"Rules: {rules}. {winner.capitalize()} wins {how}; winning tile {win}{assumed}."]
     groups = response.get("decomposition") or []
+    others = response.get("readings", 1) - 1
     lines.append("Reading: " + "  ".join(
         g["tiles"] + ("" if g.get("concealed") else "*") for g in groups)
-        + ("   (* exposed)" if any(not g.get("concealed") for g in groups) else ""))
+        + ("   (* exposed)" if any(not g.get("concealed") for g in groups) else "")
+        + (f"   (the best of {others + 1} readings)" if others > 0 else ""))
     width = max([len(p["name"]) for p in response.get("patterns", [])] + [10])
     for p in response.get("patterns", []):
         count = f" x{p['count']}" if p.get("count", 1) > 1 else ""
