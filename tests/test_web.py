@@ -247,6 +247,26 @@ def test_a_file_that_is_not_an_image_shows_an_error(phone: Page) -> None:
     shot(phone, "error-not-an-image-phone")
 
 
+def test_a_photo_the_browser_cannot_show_still_gets_its_outlines(
+    phone: Page, tmp_path: Path, scene_photo: tuple[Path, dict[str, Any]]
+) -> None:
+    """HEIC outside Safari, here TIFF: the server reads it; the page outlines tiles on a blank."""
+    from PIL import Image
+
+    jpeg, truth = scene_photo
+    path = tmp_path / "hand.tiff"
+    with Image.open(jpeg) as im:
+        im.save(path, "TIFF")
+    phone.locator("#photo-file").set_input_files(str(path))
+    expect(phone.locator("#groups .tile[data-id]")).to_have_count(len(truth["tiles"]))
+    expect(phone.locator("#photo-img")).to_be_hidden()
+    expect(phone.locator("#photo-caption")).to_contain_text("cannot show")
+    box = phone.locator("#overlay").bounding_box()
+    assert box is not None and box["height"] > 50, box
+    expect(phone.locator("#overlay polygon")).to_have_count(len(truth["tiles"]))
+    shot(phone, "photo-tiff-not-shown-phone")
+
+
 def test_a_photo_without_tiles_says_how_to_take_one(phone: Page, tmp_path: Path) -> None:
     from PIL import Image
 

@@ -464,6 +464,7 @@ async function onPhoto(event) {
   if (state.photoUrl) URL.revokeObjectURL(state.photoUrl);
   state.photoUrl = URL.createObjectURL(file);
   const img = $("photo-img");
+  img.hidden = false;
   img.src = state.photoUrl;
   $("photo-view").hidden = false;
   $("overlay").replaceChildren();
@@ -654,7 +655,10 @@ function renderOverlay() {
     }
   }
   svg.replaceChildren(...shapes);
-  $("photo-caption").textContent = t("photo_caption");
+  // a format this browser cannot show (HEIC outside Safari): outlines on a blank photo-sized frame
+  const shown = !$("photo-img").hidden;
+  $("photo-frame").style.aspectRatio = shown ? "" : `${width} / ${height}`;
+  $("photo-caption").textContent = t(shown ? "photo_caption" : "photo_not_shown");
   applyZoom();
 }
 
@@ -942,6 +946,11 @@ function start() {
   $("context").addEventListener("submit", (e) => e.preventDefault());
   $("tile-dialog").addEventListener("close", () => { state.dialog = null; });
   $("zoom").addEventListener("click", () => { state.zoomed = !state.zoomed; applyZoom(); });
+  $("photo-img").addEventListener("error", () => {
+    if (!state.photoUrl) return;
+    $("photo-img").hidden = true;
+    renderOverlay();
+  });
   loadRules();
   document.body.dataset.ready = "true";
 }
