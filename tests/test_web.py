@@ -399,6 +399,8 @@ def test_the_page_works_with_the_keyboard(phone: Page) -> None:
     phone.keyboard.press("Enter")
     dialog = phone.locator("#tile-dialog")
     expect(dialog).to_be_visible()
+    actions = dialog.locator("#tile-actions").inner_text()
+    assert "null" not in actions and "undefined" not in actions, actions
     phone.keyboard.press("Escape")
     expect(dialog).to_be_hidden()
     # every control has a name a screen reader can read

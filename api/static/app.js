@@ -863,13 +863,13 @@ function openEdit(id) {
     ? t("confidence", { name: tileName(tile.read), pct: Math.round(tile.confidence * 100) }) : "";
   const act = (label, fn) => el("button", { type: "button", class: "button", onclick: () => { fn(); closeDialog(); render(); scheduleScore(); } }, label);
   const group = groupOf(id);
-  $("tile-actions").replaceChildren(
+  $("tile-actions").replaceChildren(...[
     act(state.winning === id ? t("unmark_winning") : t("mark_winning"), () => { state.winning = state.winning === id ? null : id; }),
     act(t("move_left"), () => moveTile(id, -1)),
     act(t("move_right"), () => moveTile(id, 1)),
     group.tiles.indexOf(id) > 0 ? act(t("split_here"), () => splitAt(id)) : null,
     act(t("remove_tile"), () => removeTile(id)),
-  );
+  ].filter(Boolean));
   const alternatives = (tile.alternatives ?? []).map((a) => a.code).filter((code) => code && code !== tile.code && tileByCode(code));
   if (tile.read && tile.read !== tile.code) alternatives.unshift(tile.read);
   // picking a face, even the one read, means the player has checked the tile
