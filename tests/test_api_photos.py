@@ -202,3 +202,38 @@ def test_healthz_answers_while_a_photo_is_processed_and_extra_photos_get_busy() 
     assert max(health_times) < 0.5
     assert busy.endswith("503") and '"busy"' in busy
     assert status == 200
+
+
+def _png(array: np.ndarray) -> bytes:
+    buf = io.BytesIO()
+    Image.fromarray(array).save(buf, "PNG")
+    return buf.getvalue()
+
+
+_RNG = np.random.default_rng(5)
+
+
+@pytest.mark.parametrize(
+    "array",
+    [
+        np.zeros((1, 1, 3), np.uint8),
+        np.full((2, 2, 3), 255, np.uint8),
+        np.zeros((1, 3000, 3), np.uint8),
+        np.zeros((3000, 1, 3), np.uint8),
+        _RNG.integers(0, 255, (10, 2000, 3), dtype=np.uint8),
+        _RNG.integers(0, 255, (300, 400, 3), dtype=np.uint8),
+        np.full((300, 400, 3), 255, np.uint8),
+    ],
+    ids=["1x1", "2x2-white", "1x3000", "3000x1", "sliver-noise", "noise", "white"],
+)
+def test_odd_pictures_never_break_the_service(client: TestClient, array: np.ndarray) -> None:
+    """Whatever the picture, the answer is a recognition or a JSON error, never a 500."""
+    for path in ("/api/v1/recognize", "/api/v1/scan"):
+        response = _post(client, path, _png(array), params={"annotate": "true"})
+        assert response.status_code in (200, 422), response.text
+        body = response.json()
+        if response.status_code == 422:
+            assert body["error"]["code"] == "no_tiles_found"
+        else:
+            tiles = body["tiles"] if path.endswith("recognize") else body["recognition"]["tiles"]
+            assert tiles
