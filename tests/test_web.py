@@ -380,8 +380,8 @@ def test_switch_to_italian(phone: Page) -> None:
     wait_scored(phone)
     phone.locator("#lang").select_option("it")
     expect(phone.locator("html")).to_have_attribute("lang", "it")
-    expect(phone.locator("#hand-h")).to_have_text("2. Le tessere")
-    expect(phone.locator("#score-h")).to_have_text("4. Il punteggio")
+    expect(phone.locator("#hand-h")).to_have_text("Le tessere")
+    expect(phone.locator("#score-h")).to_have_text("Il punteggio")
     expect(phone.locator("#score .patterns caption")).to_have_text("Combinazioni")
     labels = phone.locator("#groups .tile[data-id]").first.get_attribute("aria-label") or ""
     assert "Tessera 1: 1 di caratteri" in labels

@@ -573,6 +573,7 @@ function tileLabel(tile, n) {
 function renderGroups() {
   const box = $("groups");
   $("hand").hidden = state.groups.length === 0;
+  $("tips").hidden = state.groups.length > 0;
   let n = 0;
   const sections = state.groups.map((group, gi) => {
     const kindId = `kind-${group.key}`;
