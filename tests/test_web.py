@@ -14,7 +14,7 @@ import shutil
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -101,19 +101,35 @@ def _open(browser: Browser, base_url: str, viewport: ViewportSize, lang: str = "
     return page
 
 
+OpenPage = Callable[..., Page]
+
+
 @pytest.fixture()
-def phone(browser: Browser, base_url: str) -> Iterator[Page]:
-    page = _open(browser, base_url, PHONE)
-    yield page
-    _check_no_script_errors(page)
-    page.context.close()
+def open_page(browser: Browser, base_url: str) -> Iterator[OpenPage]:
+    """Open the page in fresh browser contexts; closes them, then checks for script errors."""
+    pages: list[Page] = []
+
+    def opener(viewport: ViewportSize = PHONE, lang: str = "en") -> Page:
+        page = _open(browser, base_url, viewport, lang)
+        pages.append(page)
+        return page
+
+    yield opener
+    errors = {id(page): _script_errors(page) for page in pages}
+    for page in pages:
+        page.context.close()
+    assert all(not e for e in errors.values()), f"JavaScript errors on the page: {errors}"
 
 
-def _check_no_script_errors(page: Page) -> None:
+@pytest.fixture()
+def phone(open_page: OpenPage) -> Page:
+    return open_page(PHONE)
+
+
+def _script_errors(page: Page) -> list[str]:
     # a rejected upload logs the failed request's status; anything else is a bug of the page
-    errors = [e for e in SCRIPT_ERRORS.pop(page, [])
-              if "the server responded with a status of 4" not in e]
-    assert errors == [], f"JavaScript errors on the page: {errors}"
+    return [e for e in SCRIPT_ERRORS.pop(page, [])
+            if "the server responded with a status of 4" not in e]
 
 
 def shot(page: Page, name: str) -> Path:
@@ -178,10 +194,10 @@ def type_hand(page: Page, text: str) -> None:
 
 @pytest.mark.parametrize("viewport", ["phone", "desktop"])
 def test_upload_a_photo_see_tiles_and_score_then_correct_a_tile(
-    browser: Browser, base_url: str, scene_photo: tuple[Path, dict[str, Any]], viewport: str
+    open_page: OpenPage, scene_photo: tuple[Path, dict[str, Any]], viewport: str
 ) -> None:
     path, truth = scene_photo
-    page = _open(browser, base_url, PHONE if viewport == "phone" else DESKTOP)
+    page = open_page(PHONE if viewport == "phone" else DESKTOP)
     page.locator("#photo-file").set_input_files(str(path))
 
     expect(page.locator("#status")).to_contain_text("tiles found")
@@ -230,8 +246,6 @@ def test_upload_a_photo_see_tiles_and_score_then_correct_a_tile(
     page.locator(f"#palette .tile[data-code='{original}']").click()
     expect(page.locator("#score")).to_have_attribute("data-state", "valid")
     wait_score_text(page, before)
-    _check_no_script_errors(page)
-    page.context.close()
 
 
 def test_a_file_that_is_not_an_image_shows_an_error(phone: Page) -> None:
@@ -475,10 +489,10 @@ def _axe_violations(page: Page) -> list[str]:
 
 
 @pytest.mark.parametrize("lang", ["en", "it"])
-def test_axe_finds_no_accessibility_violations(browser: Browser, base_url: str, lang: str) -> None:
+def test_axe_finds_no_accessibility_violations(open_page: OpenPage, lang: str) -> None:
     """axe-core (WCAG 2 A/AA and best practices, contrast included) on a scored hand."""
     pytest.importorskip("axe_playwright_python", reason="axe-playwright-python (test extra)")
-    page = _open(browser, base_url, PHONE, lang=lang)
+    page = open_page(PHONE, lang)
     page.locator("#lang").select_option(lang)
     page.locator("#rules").select_option("italian")
     type_hand(page, "123m456m789p234s5p | 555z")
@@ -487,7 +501,6 @@ def test_axe_finds_no_accessibility_violations(browser: Browser, base_url: str, 
     page.locator("#groups .tile[data-id]").first.click()  # the tile dialog, open
     expect(page.locator("#tile-dialog")).to_be_visible()
     assert _axe_violations(page) == []
-    page.context.close()
 
 
 def test_a_big_photo_is_made_smaller_before_upload(
