@@ -211,6 +211,11 @@ def test_upload_a_photo_see_tiles_and_score_then_correct_a_tile(
     assert right >= 0.8 * len(truth_codes), f"read {seen}, truth {truth_codes}"
     wait_scored(page)
     shot(page, f"photo-read-{viewport}")
+    # a tile can be tapped on the photo as well as on the strip
+    page.locator("#overlay polygon").nth(2).click()
+    expect(page.locator("#tile-dialog-h")).to_contain_text("Tile 3:")
+    page.keyboard.press("Escape")
+    expect(page.locator("#tile-dialog")).to_be_hidden()
     # the player corrects what the classifier got wrong (the photo pipeline's accuracy is
     # measured by its own benchmark; here the page must make correcting easy)
     for position, (got, real) in enumerate(zip(seen, truth_codes, strict=True)):
