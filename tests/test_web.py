@@ -331,6 +331,11 @@ def test_enter_a_hand_without_a_photo(phone: Page) -> None:
     assert re.search(r"Mahjong!\s+\d+ fan", text), text
     expect(phone.locator("#score .patterns tbody tr").first).to_be_visible()
     assert "No winning tile marked" in text
+    # how the hand was read: four chows and the pair
+    sets = phone.locator("#score .reading .set")
+    expect(sets).to_have_count(5)
+    labels = sets.evaluate_all("sets => sets.map(s => s.getAttribute('aria-label'))")
+    assert "pair: 5 dots, 5 dots" in labels, labels
     shot(phone, "manual-scored-phone")
 
     # mark the real winning tile: the 5p just drawn

@@ -8,7 +8,7 @@
 
 import { TILES } from "./tiles.js";
 import { has, initialLanguage, language, setLanguage, t } from "./i18n.js";
-import { NotationError, parseHand, tileByCode } from "./notation.js";
+import { NotationError, parseHand, parseTiles, tileByCode } from "./notation.js";
 
 const WINDS = ["east", "south", "west", "north"];
 const KINDS = ["concealed", "meld", "bonus"];
@@ -776,6 +776,25 @@ function renderSettlement(score) {
     el("thead", {}, head), el("tbody", {}, ...rows));
 }
 
+/** How the server read the hand into sets (the reading that scored best), as small tile pictures. */
+function renderReading(decomposition) {
+  if (!Array.isArray(decomposition) || !decomposition.length) return null;
+  const sets = [];
+  for (const set of decomposition) {
+    let codes;
+    try {
+      codes = parseTiles(String(set.tiles ?? ""));
+    } catch {
+      continue;
+    }
+    const kind = has(`set_${set.kind}`) ? t(`set_${set.kind}`) : String(set.kind ?? "");
+    const label = `${kind}: ${codes.map(tileName).join(", ")}`;
+    sets.push(el("li", { class: `set ${set.concealed === false ? "exposed" : ""}`, "aria-label": label, title: label },
+      ...codes.map((code) => el("span", { class: "mini", "aria-hidden": "true" }, tileInfo(code).glyph))));
+  }
+  return sets.length ? el("div", { class: "reading" }, el("span", { class: "help" }, t("read_as")), el("ul", {}, ...sets)) : null;
+}
+
 function renderValid(score) {
   const parts = [];
   const italian = score.model === "italian" || (typeof score.fan !== "number" && typeof score.score === "number");
@@ -789,6 +808,7 @@ function renderValid(score) {
     const key = score.winning_tile_assumed ? "assumed_winning" : "winning_tile_is";
     parts.push(el("p", { class: "help" }, t(key, { tile: `${tileInfo(score.winning_tile).glyph} ${tileName(score.winning_tile)}` })));
   }
+  parts.push(renderReading(score.decomposition));
   if (italian) {
     const winner = score.players?.[score.winner] ?? {};
     const special = (score.patterns ?? []).filter((p) => typeof p.points === "number");
