@@ -68,10 +68,11 @@ class RecognizedTile:
             "index": self.index, "code": self.code, "confidence": round(self.confidence, 4),
             "alternatives": [{"code": a.code, "confidence": round(a.confidence, 4)}
                              for a in self.alternatives],
-            "orientation": self.orientation, "face_down": self.face_down,
-            "sideways": self.sideways,
+            "orientation": int(self.orientation), "face_down": bool(self.face_down),
+            "sideways": bool(self.sideways),
             "outline": [[round(x, 1), round(y, 1)] for x, y in self.outline],
-            "row": self.row, "group": self.group, "low_confidence": self.low_confidence,
+            "row": int(self.row), "group": int(self.group),
+            "low_confidence": bool(self.low_confidence),
         }
 
 
@@ -165,14 +166,15 @@ def _read(image: np.ndarray, seg: Segmentation, scale: float, classifier: Classi
     crops = [crop_tile(image, c, sideways=q.sideways) for c, q in zip(ordered, seg.quads,
                                                                        strict=True)]
     faces = [i for i, q in enumerate(seg.quads) if not q.face_down]
-    guesses = dict(zip(faces, classifier.classify([crops[i] for i in faces], rgb=True),
-                       strict=True))
+    named, sure = _classify(classifier, [crops[i] for i in faces])
+    guesses = dict(zip(faces, named, strict=True))
+    certainty = dict(zip(faces, sure, strict=True))
     # Crops the model is sure are not tiles are table patterns, not tiles.
     keep = [i for i in range(len(quads))
             if i not in guesses or not (guesses[i].top3 and guesses[i].top3[0].code == "none"
                                         and guesses[i].confidence >= 0.5)]
     flipped = is_flipped([guesses[i].orientation for i in keep if i in guesses],
-                         [guesses[i].confidence for i in keep if i in guesses])
+                         [certainty[i] for i in keep if i in guesses])
     layout = lay_out([quads[i] for i in keep], flipped=flipped, right=right)
     tiles: list[RecognizedTile] = []
     block_of: list[int] = []
@@ -200,6 +202,42 @@ def _read(image: np.ndarray, seg: Segmentation, scale: float, classifier: Classi
     tiles = [_regroup(t, groups) for t in tiles]
     return Recognition(width, height, tuple(tiles), tuple(groups),
                        tuple(_warnings(tiles, groups, seg, keep, layout.order)), flipped)
+
+
+def _classify(classifier: Classifier, crops: Sequence[np.ndarray]
+              ) -> tuple[list[_Guess], list[float]]:
+    """The classifier's guesses, and how sure it is of each tile's way up (0..1).
+
+    Many faces look the same upside down (2, 4, 6, 8 dots or bamboo): their
+    votes on whether the photo was taken from across the table are noise, and
+    the model says so with an orientation probability near one half. The
+    bundled classifier exposes its raw outputs, so the model runs once for both.
+    """
+    if not crops:
+        return [], []
+    logits = getattr(classifier, "logits", None)
+    labels = getattr(classifier, "labels", None)
+    if logits is None or labels is None:
+        guesses = list(classifier.classify(crops, rgb=True))
+        return guesses, [g.confidence for g in guesses]
+    from vision.classify import MIN_CONFIDENCE, NONE
+    from vision.classify import Alternative as ClassAlternative
+    from vision.classify import TileGuess
+
+    raw, orient = logits(crops, rgb=True)
+    probs, up = _softmax(raw), _softmax(orient)
+    out: list[_Guess] = []
+    for p, o in zip(probs, up, strict=True):
+        top3 = tuple(ClassAlternative(labels[j], float(p[j])) for j in np.argsort(-p)[:3])
+        code = top3[0].code if top3[0].probability >= MIN_CONFIDENCE else NONE
+        out.append(TileGuess(code, top3[0].probability, top3, 180 if o[1] > 0.5 else 0))
+    return out, [float(abs(o[1] - 0.5) * 2) for o in up]
+
+
+def _softmax(z: np.ndarray) -> np.ndarray:
+    e = np.exp(z - z.max(axis=1, keepdims=True))
+    out: np.ndarray = e / e.sum(axis=1, keepdims=True)
+    return out
 
 
 def _groups(tiles: Sequence[RecognizedTile]) -> list[Group]:

@@ -1,0 +1,52 @@
+"""Reading order: rows, blocks at gaps, and photos taken from across the table."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from datasets.scenes import generate_scene
+from vision.group import is_flipped, lay_out, reading_direction
+from vision.rectify import order_corners
+
+
+def _row_frame_quads(outlines: list[np.ndarray], right: np.ndarray) -> list[np.ndarray]:
+    """Quads as the segmenter gives them: TL, TR, BR, BL along the row, in the image."""
+    return [order_corners(o, right) for o in outlines]
+
+
+def test_generated_hands_are_read_in_the_players_order() -> None:
+    for seed, flipped in ((21, False), (22, True), (23, False), (24, True)):
+        scene = generate_scene(seed, size=(800, 600), flipped=flipped)
+        outlines = [np.array(t.outline) for t in scene.tiles]
+        shuffled = np.random.default_rng(seed).permutation(len(outlines))
+        quads = _row_frame_quads([outlines[i] for i in shuffled], np.array([1.0, 0.0]))
+        layout = lay_out(quads, flipped=flipped)
+        order = [int(shuffled[p.tile]) for p in layout.order]
+        assert order == list(range(len(outlines))), f"seed {seed}"
+        # blocks follow the truth's groups one to one
+        truth_groups = [scene.tiles[i].group for i in order]
+        blocks = [p.block for p in layout.order]
+        assert len(set(blocks)) == len(set(truth_groups))
+        pairs = set(zip(blocks, truth_groups, strict=True))
+        assert len(pairs) == len(set(blocks))
+
+
+def test_a_second_row_is_read_after_the_first() -> None:
+    w, h = 30.0, 40.0
+    row0 = [np.array([[x, 0], [x + w, 0], [x + w, h], [x, h]]) for x in np.arange(0, 150, w)]
+    row1 = [np.array([[x, 80], [x + w, 80], [x + w, 80 + h], [x, 80 + h]])
+            for x in (0.0, 30.0, 60.0, 120.0, 150.0)]
+    layout = lay_out(row1 + row0, flipped=False)
+    rows = [p.row for p in layout.order]
+    assert rows == [0] * 5 + [1] * 5
+    assert [p.tile for p in layout.order][:5] == [5, 6, 7, 8, 9]
+    blocks_row1 = [p.block for p in layout.order if p.row == 1]
+    assert blocks_row1 == [1, 1, 1, 2, 2]  # the gap after the third tile
+
+
+def test_direction_and_flip_votes() -> None:
+    quads = [np.array([[10, 0], [0, 0], [0, 10], [10, 10]], float)]  # listed right to left
+    assert np.allclose(reading_direction(quads), [1, 0])
+    assert is_flipped([180, 180, 0], [0.9, 0.8, 0.95])
+    assert not is_flipped([180, 0, 0], [0.9, 0.8, 0.95])
+    assert lay_out([], flipped=False).order == ()

@@ -1,0 +1,97 @@
+"""recognize(): the JSON contract, coordinates in the original photo, warnings."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from datasets.scene_eval import match_outlines
+from datasets.scenes import generate_scene
+from scoring.tiles import parse_tiles
+from vision.classify import MODEL_FILE, _model_dir
+
+needs_model = pytest.mark.skipif(
+    not (_model_dir() / MODEL_FILE).is_file(),
+    reason="the tile classifier model (models/tile-classifier.onnx) is not in this checkout",
+)
+
+
+@needs_model
+def test_recognition_follows_the_json_contract() -> None:
+    from vision.recognize import recognize
+
+    scene = generate_scene(31, size=(1000, 750))
+    rec = recognize(scene.image)
+    data = rec.to_dict()
+    json.dumps(data)  # serialisable
+    assert data["image"] == {"width": 1000, "height": 750}
+    assert set(data) == {"image", "tiles", "groups", "warnings"}
+    for i, t in enumerate(data["tiles"]):
+        assert t["index"] == i
+        assert set(t) == {"index", "code", "confidence", "alternatives", "orientation",
+                          "face_down", "sideways", "outline", "row", "group", "low_confidence"}
+        assert len(t["outline"]) == 4 and t["orientation"] in (0, 180)
+        parse_tiles(t["code"]) if t["code"] != "none" else None
+        assert 0.0 <= t["confidence"] <= 1.0
+    covered = sorted(i for g in data["groups"] for i in g["tiles"])
+    assert covered == list(range(len(data["tiles"])))
+    assert {g["kind"] for g in data["groups"]} <= {"concealed", "meld", "bonus"}
+    for w in data["warnings"]:
+        assert w["code"] in {"no_tiles", "cut_by_edge", "low_confidence", "tile_count"}
+        assert w["message"]
+
+
+@needs_model
+def test_tiles_are_found_in_order_and_mostly_named() -> None:
+    from vision.recognize import recognize
+
+    right = total = 0
+    for seed in (32, 33, 34):
+        scene = generate_scene(seed, size=(1200, 900))
+        rec = recognize(scene.image)
+        m = match_outlines([np.array(t.outline) for t in rec.tiles],
+                           [np.array(t.outline) for t in scene.tiles])
+        assert m.recall >= 0.85
+        # matched pairs keep the player's order
+        found_order = [j for _, j in sorted(m.pairs)]
+        assert found_order == sorted(found_order)
+        right += sum(rec.tiles[i].code == scene.tiles[j].code for i, j in m.pairs)
+        total += len(scene.tiles)
+    assert right / total >= 0.5  # an unseen artwork style; the benchmark has the figures
+
+
+@needs_model
+def test_outlines_are_in_the_original_photos_pixels() -> None:
+    from vision.recognize import recognize
+
+    scene = generate_scene(35, size=(2000, 1500))
+    half = cv2.resize(scene.image, (1000, 750), interpolation=cv2.INTER_AREA)
+    rec = recognize(half, scale=0.5)
+    assert (rec.width, rec.height) == (2000, 1500)
+    m = match_outlines([np.array(t.outline) for t in rec.tiles],
+                       [np.array(t.outline) for t in scene.tiles])
+    assert m.recall >= 0.85
+
+
+@needs_model
+def test_an_empty_table_gives_a_warning_not_an_error() -> None:
+    from vision.recognize import recognize
+
+    img = np.zeros((480, 640, 3), np.uint8)
+    img[:] = (30, 110, 60)
+    rec = recognize(img)
+    assert rec.tiles == () and [w.code for w in rec.warnings] == ["no_tiles"]
+
+
+def test_bad_images_are_refused_clearly() -> None:
+    from vision.recognize import recognize
+
+    with pytest.raises(ValueError, match="RGB uint8"):
+        recognize(np.zeros((10, 10), np.uint8))
+    with pytest.raises(ValueError, match="RGB uint8"):
+        recognize(np.zeros((10, 10, 3), np.float32))
+    with pytest.raises(ValueError, match="scale"):
+        recognize(np.zeros((10, 10, 3), np.uint8), scale=0)
