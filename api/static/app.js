@@ -370,8 +370,10 @@ function scoreRequest() {
 
 let scoreTimer = null;
 
+/** Score soon (corrections come in bursts); the score is marked pending at once. */
 function scheduleScore() {
   clearTimeout(scoreTimer);
+  $("score").dataset.state = "pending";
   scoreTimer = setTimeout(scoreNow, SCORE_DELAY_MS);
 }
 
