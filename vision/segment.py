@@ -115,7 +115,11 @@ def _face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     hist = np.bincount(white.ravel(), minlength=256).cumsum()
     face_level = float(np.searchsorted(hist, 0.995 * hist[-1]))  # the 99.5th percentile
     face_like = border >= face_level - FACE_MARGIN
-    if face_like.mean() > 0.3:  # a close-up: much of the border is faces
+    # A close-up of a set: much of the border is faces, crossed by ink and seams (a pale
+    # table is as light, but smooth).
+    gray = cv2.cvtColor(img, cv2.COLOR_RGB2GRAY)
+    edges = cv2.magnitude(cv2.Sobel(gray, cv2.CV_32F, 1, 0), cv2.Sobel(gray, cv2.CV_32F, 0, 1))
+    if face_like.mean() > 0.2 and (edges[ring_idx] > 80).mean() > 0.03:
         return plain, np.zeros((0, 3), np.float32)
     # the table is what the border shows apart from tiles cut by the photo's edge
     table_px = ~face_like
