@@ -23,9 +23,10 @@ that the scoring engine uses for fast counting.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 
 
 class Suit(StrEnum):
@@ -240,16 +241,27 @@ def parse_tiles(tiles: TileInput) -> tuple[Tile, ...]:
     if isinstance(tiles, Tile):
         return (tiles,)
     if isinstance(tiles, str):
-        tokens: Sequence[str | Tile] = [t for t in re.split(r"[\s,;]+", tiles) if t]
-    else:
-        tokens = list(tiles)
+        return _parse_text(tiles)
     out: list[Tile] = []
-    for tok in tokens:
+    for tok in tiles:
         if isinstance(tok, Tile):
             out.append(tok)
-            continue
-        if not isinstance(tok, str):
+        elif isinstance(tok, str):
+            out.extend(_parse_text(tok))
+        else:
             raise TileParseError(repr(tok), "a tile must be given as text")
+    return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def _parse_text(text: str) -> tuple[Tile, ...]:
+    """Parse one string; cached because requests repeat the same short strings
+    and parsing dominated the cost of a whole scoring request."""
+    whole = re.sub(r"[\s-]+", "_", text.strip().lower())
+    if whole in ALIASES:  # a multi-word name such as "red dragon"
+        return (BY_CODE[ALIASES[whole]],)
+    out: list[Tile] = []
+    for tok in re.split(r"[\s,;]+", text):
         key = tok.strip().lower().replace("-", "_")
         if key in BY_CODE or key in ALIASES:
             out.append(tile(key))
