@@ -83,6 +83,21 @@ def tree_rss(pid: int) -> int:
     return total
 
 
+def tree_cpu_seconds(pid: int) -> float:
+    """User + system CPU time of ``pid`` and its live descendants, from /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    stack = [pid]
+    while stack:
+        p = stack.pop()
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+            for task in Path(f"/proc/{p}/task").iterdir():
+                stack.extend(int(c) for c in (task / "children").read_text().split())
+    return total
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -216,10 +231,12 @@ def main(argv: list[str] | None = None) -> int:
             watch.start()
             time.sleep(0.3)
         rss_start = watch.latest if watch else 0
+        cpu_start = tree_cpu_seconds(pid) if pid else 0.0
         t0 = time.perf_counter()
         results = asyncio.run(run_load(url, args.endpoint, photos, args.clients, args.requests,
                                        args.timeout, watch, max(1, args.requests // 10)))
         elapsed = time.perf_counter() - t0
+        cpu_used = tree_cpu_seconds(pid) - cpu_start if pid else 0.0
     finally:
         if watch is not None:
             watch.stop()
@@ -241,6 +258,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  latency:     median {statistics.median(results.latencies):.3f} s, "
           f"p95 {percentile(results.latencies, 0.95):.3f} s, "
           f"max {max(results.latencies):.3f} s")
+    if cpu_used:
+        per_request = cpu_used / max(1, n)
+        print(f"  server CPU:  {per_request:.3f} CPU-s per request "
+              f"(so about {(os.cpu_count() or 1) / per_request:.1f} requests/s if the server "
+              "had every core to itself)")
     if results.healthz:
         print(f"  /healthz during load: median {statistics.median(results.healthz) * 1000:.0f} "
               f"ms, max {max(results.healthz) * 1000:.0f} ms ({len(results.healthz)} probes)")
