@@ -436,7 +436,7 @@ def _trim_sides(gray: np.ndarray, mask: np.ndarray) -> np.ndarray:
     row's length its brightness stays a step below the faces' brightness.
     """
     inside = mask > 0
-    ceiling = masked_percentile(gray.T, inside.T, 70)
+    ceiling = masked_percentile(gray.T, inside.T, SEAM_PERCENTILE)  # ink leaves gaps
     cover = inside.mean(axis=1)
     ok = (ceiling >= 0.88 * ceiling.max()) & (cover > 0.2 * cover.max())
     rows = np.nonzero(ok)[0]
@@ -449,7 +449,12 @@ def _trim_sides(gray: np.ndarray, mask: np.ndarray) -> np.ndarray:
 
 
 def _cut_strip(strip: _Strip) -> tuple[list[tuple[np.ndarray, int, bool]], float]:
-    """Quads (strip pixels) of one upright blob, with a score of how tile-like they are."""
+    """Quads (strip pixels) of one upright blob, with a score of how tile-like they are.
+
+    Two readings are tried when the seams allow both: one row of faces, and a
+    grid of rows (a set laid out for a product photo); the one whose cuts sit
+    on the stronger seams wins.
+    """
     m, g = strip.mask, strip.gray
     m = _trim_sides(g, m)
     y0, y1 = _extent(m, 1)
@@ -459,27 +464,37 @@ def _cut_strip(strip: _Strip) -> tuple[list[tuple[np.ndarray, int, bool]], float
         return [], -np.inf
     col_s = seam_profile(g, m, 0)
     row_s = seam_profile(g, m, 1)
-    # columns: the pitch is about FACE_ASPECT x the height of one row of faces
+    # one row: the pitch is about FACE_ASPECT x the height of the row of faces
     pitch_x = estimate_pitch(col_s, 0.55 * min(height, 1.2 * (x1 - x0)),
                              min(0.95 * height, x1 - x0), FACE_ASPECT * height)
     assert pitch_x is not None
-    rows = [(y0, y1)]
-    seam_score: list[float] = []
-    # Taller than a row of faces (a set laid in a grid)? Then the seams across the
-    # blob repeat too, at about a face's height.
+    best = _cut_rows(m, g, [(y0, y1)], pitch_x, [])
+    # Taller than a row of faces? Then in a grid the seams across the blob repeat
+    # too, at about a face's height.
     grid_x = estimate_pitch(col_s, MIN_TILE_PX, 0.6 * height, None)
     grid_y = estimate_pitch(row_s, 1.05 * grid_x, 1.9 * grid_x, None) if (
         grid_x is not None and height > 1.6 * grid_x / FACE_ASPECT) else None
     if grid_y is not None and estimate_pitch(row_s, 0.4 * grid_y, 0.6 * grid_y, None):
         grid_y = None  # the rows repeat at half that: two faces per cell, the wrong way round
     if grid_x is not None and grid_y is not None and height > 1.5 * grid_y:
-        pitch_x = grid_x
         rn = _normalised(row_s, y0, y1)
         cuts = _best_division(row_s, rn, y0, y1, grid_y, None, 0.0)
-        rows = list(itertools.pairwise(cuts))
-        seam_score += [float(rn[c]) for c in cuts[1:-1]]
+        grid = _cut_rows(m, g, list(itertools.pairwise(cuts)), grid_x,
+                         [float(rn[c]) for c in cuts[1:-1]])
+        if grid[1] > best[1]:
+            # seams repeating both ways are strong evidence of tiles: a grid read the
+            # other way round would be a few giant cells
+            best = (grid[0], grid[1] + 0.3)
+    return best
+
+
+def _cut_rows(m: np.ndarray, g: np.ndarray, rows: list[tuple[int, int]], pitch_x: float,
+              seam_score: list[float]) -> tuple[list[tuple[np.ndarray, int, bool]], float]:
+    """Cut each row band of a strip into faces; the score is the mean seam strength at
+    the cuts less the faces' departure from a face's aspect."""
     quads: list[tuple[np.ndarray, int, bool]] = []
     aspects: list[float] = []
+    seam_score = list(seam_score)
     for line, (ra, rb) in enumerate(rows):
         band_m = m[ra:rb]
         row_h = rb - ra
@@ -507,7 +522,7 @@ def _cut_strip(strip: _Strip) -> tuple[list[tuple[np.ndarray, int, bool]], float
             top, bot = ra + ys[0], ra + ys[-1] + 1
             if (bot - top) < 0.4 * row_h:
                 continue
-            sideways = (b - a) > 1.1 * (bot - top)
+            sideways = bool((b - a) > 1.1 * (bot - top))
             quads.append((np.array([[a, top], [b, top], [b, bot], [a, bot]], np.float64),
                           line, sideways))
             if b < bx1:
@@ -518,10 +533,7 @@ def _cut_strip(strip: _Strip) -> tuple[list[tuple[np.ndarray, int, bool]], float
         return [], -np.inf
     aspect_err = float(np.median(np.abs(np.log(np.array(aspects) / FACE_ASPECT))))
     seams = float(np.mean(seam_score)) if seam_score else 0.3
-    # seams repeating both ways are strong evidence of tiles: a grid read the other
-    # way round would be a few giant cells
-    grid_bonus = 0.3 if len(rows) > 1 else 0.0
-    return quads, seams - 3 * aspect_err + grid_bonus
+    return quads, seams - 3 * aspect_err
 
 
 def _best_division(strength: np.ndarray, sn: np.ndarray, start: int, end: int, pitch: float,
