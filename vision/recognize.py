@@ -220,9 +220,8 @@ def _classify(classifier: Classifier, crops: Sequence[np.ndarray]
     if logits is None or labels is None:
         guesses = list(classifier.classify(crops, rgb=True))
         return guesses, [g.confidence for g in guesses]
-    from vision.classify import MIN_CONFIDENCE, NONE
+    from vision.classify import MIN_CONFIDENCE, NONE, TileGuess
     from vision.classify import Alternative as ClassAlternative
-    from vision.classify import TileGuess
 
     raw, orient = logits(crops, rgb=True)
     probs, up = _softmax(raw), _softmax(orient)

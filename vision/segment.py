@@ -123,6 +123,8 @@ def _face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return plain, np.zeros((0, 3), np.float32)
     # the table is what the border shows apart from tiles cut by the photo's edge
     table_px = ~face_like
+    if table_px.sum() < 50:  # a plain table as light as faces: there are no faces
+        table_px = np.ones_like(face_like)
     ys, xs = np.nonzero(ring_idx)
     ys, xs, border = ys[table_px], xs[table_px], border[table_px]
     side = float(max(h, w))
