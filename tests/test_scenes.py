@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -53,7 +54,7 @@ def test_ground_truth_describes_a_hand_inside_the_photo(seed: int) -> None:
 def test_touching_tiles_share_an_edge_and_do_not_overlap() -> None:
     scene = generate_scene(5, size=(800, 600), tilt=0.0)
     first = [t for t in scene.tiles if t.group == 0]
-    for a, b in zip(first, first[1:], strict=False):
+    for a, b in itertools.pairwise(first):
         iou = polygon_iou(np.array(a.outline), np.array(b.outline))
         assert iou < 0.05
         gap = np.linalg.norm(np.array(a.outline[1]) - np.array(b.outline[0]))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import numpy as np
 
@@ -26,9 +26,14 @@ BONUS_CODES = frozenset({f"{i}{s}" for s in "fg" for i in range(1, 5)})
 
 
 class _Guess(Protocol):
-    code: str
-    confidence: float
-    orientation: int
+    @property
+    def code(self) -> str: ...
+
+    @property
+    def confidence(self) -> float: ...
+
+    @property
+    def orientation(self) -> int: ...
 
     @property
     def top3(self) -> Sequence[Any]: ...
@@ -145,7 +150,7 @@ def recognize(
     if classifier is None:
         from vision.classify import default_classifier
 
-        classifier = default_classifier()
+        classifier = cast(Classifier, default_classifier())
     h, w = image.shape[:2]
     width, height = round(w / scale), round(h / scale)
     seg = segment(image, work_side=WORK_SIDE)
@@ -183,8 +188,9 @@ def _read(image: np.ndarray, seg: Segmentation, scale: float, classifier: Classi
         q = seg.quads[i]
         outline = ordered[i] if not flipped else ordered[i][[2, 3, 0, 1]]
         outline = outline / scale
+        alts: tuple[Alternative, ...] = ()
         if q.face_down:
-            code, conf, alts, orient = "back", 1.0, (), 0
+            code, conf, orient = "back", 1.0, 0
         else:
             g = guesses[i]
             ranked = [a for a in g.top3 if a.code != "none"]
