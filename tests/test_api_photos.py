@@ -199,7 +199,7 @@ def test_healthz_answers_while_a_photo_is_processed_and_extra_photos_get_busy() 
 
     status, health_times, still_running, busy = anyio.run(scenario)
     assert still_running == 1, "the photo was still being processed while /healthz answered"
-    assert max(health_times) < 0.5
+    assert max(health_times) < 2.0  # generous: CI machines are busy; a blocked loop takes seconds
     assert busy.endswith("503") and '"busy"' in busy
     assert status == 200
 
