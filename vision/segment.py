@@ -125,15 +125,16 @@ def _face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     table_px = ~face_like
     if table_px.sum() < 50:  # a plain table as light as faces: there are no faces
         table_px = np.ones_like(face_like)
-    ys, xs = np.nonzero(ring_idx)
-    ys, xs, border = ys[table_px], xs[table_px], border[table_px]
-    side = float(max(h, w))
-    design = np.c_[xs / side, ys / side, np.ones(len(xs))]
-    coef, *_ = np.linalg.lstsq(design, border, rcond=None)
-    spread = float(np.percentile(border - design @ coef, 95))
-    plane = (np.arange(w, dtype=np.float32)[None, :] * (coef[0] / side)
-             + np.arange(h, dtype=np.float32)[:, None] * (coef[1] / side) + coef[2])
-    mask = ((white > thr) & (white > plane + spread + 12)).astype(np.uint8) * 255
+    # The table's lightness near each pixel: the darkest of a neighbourhood wider than
+    # a tile, smoothed (faces, narrower than it, vanish; a shadow or falling light
+    # does not). Faces stand out from it wherever they are.
+    k = max(15, max(h, w) // 12) | 1
+    small = cv2.resize(white, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
+    local = cv2.erode(small, cv2.getStructuringElement(cv2.MORPH_RECT, (k // 4, k // 4)))
+    local = cv2.GaussianBlur(local.astype(np.float32), (0, 0), k / 8)
+    local = cv2.resize(local, (w, h), interpolation=cv2.INTER_LINEAR)
+    spread = float(np.percentile(border[table_px] - local[ring_idx][table_px], 95))
+    mask = ((white > 90) & (white > local + max(spread, 10) + 15)).astype(np.uint8) * 255
     lab = cv2.cvtColor(img, cv2.COLOR_RGB2LAB).astype(np.float32)
     ring = lab[ring_idx][table_px][:: max(1, int(table_px.sum()) // 4000)]
     crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
