@@ -98,6 +98,8 @@ def _validation_message(errors: Sequence[Any]) -> str:
         msg = str(err.get("msg", "invalid value"))
         if err.get("type") == "json_invalid":
             where, msg = "body", "is not valid JSON"
+        elif "Expected UploadFile" in msg:
+            msg = "must be a file upload (multipart/form-data), not text"
         if where in by_field:  # several union branches failed: one line per field
             if msg not in by_field[where]:
                 by_field[where] += f", or {msg[0].lower()}{msg[1:]}"

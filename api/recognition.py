@@ -27,6 +27,10 @@ from api.errors import ApiError
 from api.settings import Settings
 from vision.photo import Photo, load_photo
 
+MIN_PHOTO_SIDE = 32
+"""Pixels: below this on either side a photo cannot show a readable tile (and such
+slivers only exercise the pipeline's corner cases), so it is answered at once."""
+
 
 @dataclass(frozen=True)
 class RecognizedPhoto:
@@ -43,6 +47,13 @@ def recognize_photo(data: bytes, settings: Settings, *, annotate: bool = False) 
         data, max_bytes=settings.max_upload_bytes, max_pixels=settings.max_pixels,
         max_side=settings.max_side or None,
     )
+    width, height = photo.original_size
+    if min(width, height) < MIN_PHOTO_SIDE:
+        raise ApiError(
+            "no_tiles_found",
+            f"The photo is {width}x{height} pixels: too small to show the tiles. "
+            "Send the photo as the camera took it.",
+        )
     from vision.recognize import recognize  # heavy (OpenCV, onnxruntime): after the checks
 
     found = recognize(photo.image, scale=photo.scale)

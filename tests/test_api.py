@@ -289,6 +289,8 @@ def test_missing_photo(client: TestClient, path: str) -> None:
     assert "photo" in _error(client.post(path), 422, "bad_request")
     response = client.post(path, data={"other": "field"})
     assert "photo" in _error(response, 422, "bad_request")
+    response = client.post(path, data={"photo": "a text field, not a file"})
+    assert "file upload" in _error(response, 422, "bad_request")
 
 
 def test_photo_over_the_byte_limit() -> None:
