@@ -38,6 +38,8 @@ SEAM_CHUNK = 120
 """Length (working pixels) of the pieces a long column is cut into for its seam profile."""
 FACE_MARGIN = 35
 """Lightness (V - S) within this of the lightest faces counts as a face."""
+DETAIL_BELOW_PX = 55
+"""Runs of faces shorter than this (working pixels) are cut on a sharper copy."""
 MIN_TILE_PX = 10
 """A face narrower than this (working pixels) is noise, not a tile."""
 
@@ -639,6 +641,27 @@ def _drop_duplicates(quads: list[TileQuad]) -> list[TileQuad]:
     return out
 
 
+def _sharper(image: np.ndarray, contour: np.ndarray, scale: float, detail: float,
+             inside: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The blob's region from the full image at ``detail`` x the working scale: gray,
+    blob mask, contour, and the homography back to working pixels."""
+    x, y, bw, bh = cv2.boundingRect(contour)
+    pad = 4 if inside else 0
+    x0, y0 = max(0, x - pad), max(0, y - pad)
+    x1, y1 = x + bw + pad, y + bh + pad
+    h, w = image.shape[:2]
+    ox0, oy0 = int(x0 / scale), int(y0 / scale)
+    ox1, oy1 = min(w, int(np.ceil(x1 / scale))), min(h, int(np.ceil(y1 / scale)))
+    size = (max(1, round((x1 - x0) * detail)), max(1, round((y1 - y0) * detail)))
+    region = cv2.resize(image[oy0:oy1, ox0:ox1], size, interpolation=cv2.INTER_AREA)
+    gray = cv2.cvtColor(region, cv2.COLOR_RGB2GRAY)
+    fine = ((contour.astype(np.float64) - [x0, y0]) * detail).round().astype(np.int32)
+    mask = np.zeros(gray.shape, np.uint8)
+    cv2.drawContours(mask, [fine], -1, 255, -1)
+    back = np.array([[1 / detail, 0, x0], [0, 1 / detail, y0], [0, 0, 1]], np.float64)
+    return gray, mask, fine, back
+
+
 def segment(image: np.ndarray, *, work_side: int = WORK_SIDE) -> Segmentation:
     """Find the tile faces in an RGB image; quads are in the image's own pixels."""
     if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
@@ -659,9 +682,15 @@ def segment(image: np.ndarray, *, work_side: int = WORK_SIDE) -> Segmentation:
         # a blob cut by the photo's edge has no outline of its own to rectify with
         x, y, bw, bh = cv2.boundingRect(contour)
         inside = x > 1 and y > 1 and x + bw < mask.shape[1] - 1 and y + bh < mask.shape[0] - 1
+        src_gray, src_mask, src_contour, back = gray, blob_mask, contour, np.eye(3)
+        (_, _), (rw, rh), _ = cv2.minAreaRect(contour)
+        detail = min(1 / scale, DETAIL_BELOW_PX / max(1.0, min(rw, rh)), 2.5)
+        if detail > 1.2:  # small faces: cut them on a sharper copy of their region
+            src_gray, src_mask, src_contour, back = _sharper(image, contour, scale, detail, inside)
         for transpose in (False, True):
-            strip = _upright_strip(gray, blob_mask, contour, transpose, refine=inside)
+            strip = _upright_strip(src_gray, src_mask, src_contour, transpose, refine=inside)
             cut, score = _cut_strip(strip)
+            strip = _Strip(strip.gray, strip.mask, back @ strip.to_image)
             if best is None or score > best[1]:
                 best = (cut, score, strip)
             if len({line for _, line, _ in cut}) == 1 and len(cut) >= 4:
