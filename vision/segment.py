@@ -179,10 +179,13 @@ def _blobs(mask: np.ndarray) -> list[np.ndarray]:
     out = [c for c in contours if cv2.contourArea(c) >= MIN_TILE_PX * MIN_TILE_PX / FACE_ASPECT]
     if not out:
         return []
-    # A blob much smaller than a typical tile is a stray reflection or a glyph on the table.
+    # A blob much smaller than one face is a stray reflection or a glyph on the table
+    # (a face's size: the short side of the largest run, a face high).
     areas = np.array([cv2.contourArea(c) for c in out])
-    big = np.median(areas[areas >= np.percentile(areas, 50)])
-    return [c for c, a in zip(out, areas, strict=True) if a >= 0.15 * min(big, areas.max())]
+    largest = out[int(np.argmax(areas))]
+    face_h = min(cv2.minAreaRect(largest)[1])
+    face_area = FACE_ASPECT * face_h * face_h
+    return [c for c, a in zip(out, areas, strict=True) if a >= 0.3 * min(face_area, areas.max())]
 
 
 # --------------------------------------------------------------- 1-D splitting
