@@ -551,6 +551,8 @@ def _best_division(strength: np.ndarray, sn: np.ndarray, start: int, end: int, p
     The pitch from the seams' period can be off by a tenth (blur, few seams),
     and that is a tile too many over a long row; the count whose cuts sit on the
     strongest seams wins."""
+    if end - start < 1 or pitch <= 0:
+        return [start, end]
     n_est = (end - start) / pitch
     best: tuple[float, list[int]] | None = None
     for n in range(max(1, round(n_est * 0.9)), max(1, round(n_est * 1.1)) + 1):
