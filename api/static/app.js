@@ -842,7 +842,8 @@ function renderScore() {
     parts = renderValid(score);
   } else {
     parts = [el("p", { class: "verdict bad" }, el("strong", {}, t("invalid")))];
-    if (score.reason) parts.push(el("p", { class: "reason" }, score.reason));
+    const reason = language() === "it" ? score.reason_it ?? score.reason : score.reason;
+    if (reason) parts.push(el("p", { class: "reason" }, reason));
     if (score.waits?.length) {
       parts.push(el("p", {}, t("waits_on")),
         el("ul", { class: "waits" }, ...score.waits.map((code) =>
