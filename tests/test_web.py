@@ -490,7 +490,8 @@ def _axe_violations(page: Page) -> list[str]:
     from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 
     results = Axe().run(page, options={"resultTypes": ["violations"],
-                                       "runOnly": ["wcag2a", "wcag2aa", "best-practice"]})
+                                       "runOnly": ["wcag2a", "wcag2aa", "wcag21a",
+                                                                   "wcag21aa", "best-practice"]})
     return [
         f"{v['id']} ({v['impact']}): {v['help']} -> "
         + "; ".join(n["target"][0] if n["target"] else "?" for n in v["nodes"][:4])

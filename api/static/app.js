@@ -591,7 +591,8 @@ function renderGroups() {
       kindSelect,
       gi < state.groups.length - 1
         ? el("button", { type: "button", class: "small", title: t("merge_next"), "aria-label": t("merge_next"),
-          onclick: () => { mergeWithNext(group.key); render(); scheduleScore(); } }, "⇥")
+          onclick: () => { mergeWithNext(group.key); render(); scheduleScore(); } },
+        t("join_short"), el("span", { "aria-hidden": "true" }, " →"))
         : null,
       group.tiles.length === 0
         ? el("button", { type: "button", class: "small", title: t("delete_group"), "aria-label": t("delete_group"),
