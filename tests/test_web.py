@@ -9,6 +9,7 @@ look at the page on a phone-size and a desktop viewport.
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import shutil
 import socket
@@ -211,6 +212,8 @@ def test_upload_a_photo_see_tiles_and_score_then_correct_a_tile(
     assert right >= 0.8 * len(truth_codes), f"read {seen}, truth {truth_codes}"
     wait_scored(page)
     shot(page, f"photo-read-{viewport}")
+    if importlib.util.find_spec("axe_playwright_python"):  # the photo view is accessible too
+        assert _axe_violations(page) == []
     # a tile can be tapped on the photo as well as on the strip
     page.locator("#overlay polygon").nth(2).click()
     expect(page.locator("#tile-dialog-h")).to_contain_text("Tile 3:")
