@@ -135,7 +135,7 @@ def _face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     local = cv2.erode(small, cv2.getStructuringElement(cv2.MORPH_RECT, (k // 4, k // 4)))
     local = cv2.GaussianBlur(local.astype(np.float32), (0, 0), k / 8)
     local = cv2.resize(local, (w, h), interpolation=cv2.INTER_LINEAR)
-    spread = float(np.percentile(border[table_px] - local[ring_idx][table_px], 95))
+    spread = float(np.percentile(border[table_px] - local[ring_idx][table_px], 80))
     mask = ((white > 90) & (white > local + max(spread, 10) + 15)).astype(np.uint8) * 255
     lab = cv2.cvtColor(img, cv2.COLOR_RGB2LAB).astype(np.float32)
     ring = lab[ring_idx][table_px][:: max(1, int(table_px.sum()) // 4000)]
