@@ -139,7 +139,13 @@ def _is_12mp(path: Path) -> bool:
     return 11e6 <= w * h <= 13e6
 
 
-def run_ours(photos: list[Path], truth_of: Any, tally: Tally) -> None:
+def _table_of(path: Path) -> str:
+    data = json.loads(path.with_suffix(".json").read_text())
+    return str(data.get("background", "?"))
+
+
+def run_ours(photos: list[Path], truth_of: Any, tally: Tally,
+             by_table: dict[str, Tally] | None = None) -> None:
     from vision.photo import load_photo
     from vision.recognize import recognize
 
@@ -158,6 +164,9 @@ def run_ours(photos: list[Path], truth_of: Any, tally: Tally) -> None:
         found = [(np.array(t.outline), t.code) for t in rec.tiles]
         truth, complete = truth_of(path)
         tally.add(found, truth, complete=complete)
+        if by_table is not None:
+            table = _table_of(path)
+            by_table.setdefault(table, Tally()).add(found, truth, complete=complete)
 
 
 def run_peer(python: Path, photos: list[Path], truth_of: Any, tally: Tally) -> str | None:
@@ -213,8 +222,15 @@ def main(argv: list[str] | None = None) -> int:
             continue
         complete = truth_of is _truth_scene
         ours = Tally()
-        run_ours(photos, truth_of, ours)
+        tables: dict[str, Tally] | None = {} if complete else None
+        run_ours(photos, truth_of, ours, tables)
         print("\n".join(ours.lines(f"[ours] {name}", complete=complete)))
+        for table, t in sorted((tables or {}).items()):
+            print(f"  by table: {table:<6} {t.hands:3d} hands  recall "
+                  f"{100 * t.matched / max(1, t.truth):6.2f}%  precision "
+                  f"{100 * t.matched / max(1, t.found):6.2f}%  named "
+                  f"{100 * t.named / max(1, t.truth):6.2f}%  exact "
+                  f"{100 * t.exact / max(1, t.hands):6.2f}%")
         if args.no_peer:
             continue
         peer = Tally()
