@@ -50,3 +50,12 @@ def test_direction_and_flip_votes() -> None:
     assert is_flipped([180, 180, 0], [0.9, 0.8, 0.95])
     assert not is_flipped([180, 0, 0], [0.9, 0.8, 0.95])
     assert lay_out([], flipped=False).order == ()
+
+
+def test_separate_runs_are_separate_blocks_even_when_close() -> None:
+    w, h = 30.0, 40.0
+    quads = [np.array([[x, 0], [x + w, 0], [x + w, h], [x, h]])
+             for x in (0.0, 30.0, 60.0, 92.0, 122.0, 152.0)]  # a 2-pixel gap only
+    assert len({p.block for p in lay_out(quads, flipped=False).order}) == 1
+    layout = lay_out(quads, flipped=False, runs=[0, 0, 0, 1, 1, 1])
+    assert [p.block for p in layout.order] == [0, 0, 0, 1, 1, 1]

@@ -64,8 +64,12 @@ def is_flipped(orientations: Sequence[int], weights: Sequence[float]) -> bool:
 
 
 def lay_out(quads: Sequence[np.ndarray], *, flipped: bool,
-            right: np.ndarray | None = None) -> Layout:
-    """Rows (top to bottom for the player), then tiles left to right, blocks at gaps."""
+            right: np.ndarray | None = None, runs: Sequence[int] | None = None) -> Layout:
+    """Rows (top to bottom for the player), then tiles left to right, blocks at gaps.
+
+    ``runs`` (optional) numbers the run of touching faces each tile was found in
+    (:attr:`vision.segment.TileQuad.blob`): a new run always starts a new block,
+    however narrow the gap looked."""
     if not quads:
         return Layout((), np.array([1.0, 0.0]), flipped)
     d = reading_direction(quads) if right is None else right
@@ -91,11 +95,13 @@ def lay_out(quads: Sequence[np.ndarray], *, flipped: bool,
     block = -1
     for r, members in enumerate(rows):
         members.sort(key=lambda j: u[j])
-        prev_end = None
+        prev_end: float | None = None
+        prev_run: int | None = None
         for j in members:
             start, end = u[j] - sizes_u[j] / 2, u[j] + sizes_u[j] / 2
-            if prev_end is None or start - prev_end > GAP_FACTOR * tile_w:
+            run = None if runs is None else runs[j]
+            if prev_end is None or start - prev_end > GAP_FACTOR * tile_w or run != prev_run:
                 block += 1
             order.append(Placed(j, r, block))
-            prev_end = end
+            prev_end, prev_run = end, run
     return Layout(tuple(order), d, flipped)

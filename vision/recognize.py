@@ -180,7 +180,8 @@ def _read(image: np.ndarray, seg: Segmentation, scale: float, classifier: Classi
                                         and guesses[i].confidence >= 0.5)]
     flipped = is_flipped([guesses[i].orientation for i in keep if i in guesses],
                          [certainty[i] for i in keep if i in guesses])
-    layout = lay_out([quads[i] for i in keep], flipped=flipped, right=right)
+    layout = lay_out([quads[i] for i in keep], flipped=flipped, right=right,
+                     runs=[seg.quads[i].blob for i in keep])
     tiles: list[RecognizedTile] = []
     block_of: list[int] = []
     for place in layout.order:
