@@ -287,12 +287,14 @@ def estimate_pitch(strength: np.ndarray, lo: float, hi: float, prior: float | No
 
 
 def split_1d(strength: np.ndarray, start: int, end: int, pitch: float,
-             wide: np.ndarray | None = None, wide_pitch: float = 0.0) -> list[int]:
+             wide: np.ndarray | None = None, wide_pitch: float = 0.0,
+             open_ends: bool = False) -> list[int]:
     """Cut positions from ``start`` to ``end`` with near-regular spacing at strong seams.
 
     ``wide[x]`` (0..1) says how much column ``x`` looks like part of a turned
     tile, whose width is ``wide_pitch``; such segments are priced against that
-    width instead. Returns ``[start, c1, ..., end]``.
+    width instead. ``open_ends``: the run may start and end with a face cut short
+    (by the photo's edge). Returns ``[start, c1, ..., end]``.
     """
     length = end - start
     if length < 0.5 * pitch:
@@ -304,12 +306,20 @@ def split_1d(strength: np.ndarray, start: int, end: int, pitch: float,
     prev = np.zeros(end + 1, int)
     best[start] = 0.0
     lam = 4.0
-    for c in range(start + lo, end + 1):
-        a = np.arange(max(start, c - hi), c - lo + 1)
+    short = max(1, int(0.3 * pitch))
+    for c in range(start + (short if open_ends else lo), end + 1):
+        first = max(start, c - hi)
+        last = c - (short if open_ends and c == end else lo)
+        a = np.arange(first, last + 1)
+        if open_ends and c - start < lo:
+            a = np.array([start])
         if a.size == 0:
             continue
         width = (c - a).astype(np.float64)
         cost = ((width - pitch) / pitch) ** 2
+        if open_ends:  # a face cut short at either end costs nothing for being short
+            cut_short = ((a == start) | (c == end)) & (width < pitch)
+            cost = np.where(cut_short, 0.0, cost)
         if cw is not None and wide_pitch > 0:
             frac = (cw[c] - cw[a]) / width
             cost_wide = ((width - wide_pitch) / pitch) ** 2
@@ -465,7 +475,8 @@ def _trim_sides(gray: np.ndarray, mask: np.ndarray) -> np.ndarray:
     return out
 
 
-def _cut_strip(strip: _Strip) -> tuple[list[tuple[np.ndarray, int, bool]], float]:
+def _cut_strip(strip: _Strip, open_ends: bool = False
+               ) -> tuple[list[tuple[np.ndarray, int, bool]], float]:
     """Quads (strip pixels) of one upright blob, with a score of how tile-like they are.
 
     Two readings are tried when the seams allow both: one row of faces, and a
@@ -485,7 +496,7 @@ def _cut_strip(strip: _Strip) -> tuple[list[tuple[np.ndarray, int, bool]], float
     pitch_x = estimate_pitch(col_s, 0.55 * min(height, 1.2 * (x1 - x0)),
                              min(0.95 * height, x1 - x0), FACE_ASPECT * height)
     assert pitch_x is not None
-    best = _cut_rows(m, g, [(y0, y1)], pitch_x, [])
+    best = _cut_rows(m, g, [(y0, y1)], pitch_x, [], open_ends)
     # Taller than a row of faces? Then in a grid the seams across the blob repeat
     # too, at about a face's height.
     grid_x = estimate_pitch(col_s, MIN_TILE_PX, 0.6 * height, None)
@@ -495,9 +506,9 @@ def _cut_strip(strip: _Strip) -> tuple[list[tuple[np.ndarray, int, bool]], float
         grid_y = None  # the rows repeat at half that: two faces per cell, the wrong way round
     if grid_x is not None and grid_y is not None and height > 1.5 * grid_y:
         rn = _normalised(row_s, y0, y1)
-        cuts = _best_division(row_s, rn, y0, y1, grid_y, None, 0.0)
+        cuts = _best_division(row_s, rn, y0, y1, grid_y, None, 0.0, open_ends)
         grid = _cut_rows(m, g, list(itertools.pairwise(cuts)), grid_x,
-                         [float(rn[c]) for c in cuts[1:-1]])
+                         [float(rn[c]) for c in cuts[1:-1]], open_ends)
         if grid[1] > best[1]:
             # seams repeating both ways are strong evidence of tiles: a grid read the
             # other way round would be a few giant cells
@@ -506,7 +517,8 @@ def _cut_strip(strip: _Strip) -> tuple[list[tuple[np.ndarray, int, bool]], float
 
 
 def _cut_rows(m: np.ndarray, g: np.ndarray, rows: list[tuple[int, int]], pitch_x: float,
-              seam_score: list[float]) -> tuple[list[tuple[np.ndarray, int, bool]], float]:
+              seam_score: list[float], open_ends: bool = False,
+              ) -> tuple[list[tuple[np.ndarray, int, bool]], float]:
     """Cut each row band of a strip into faces; the score is the mean seam strength at
     the cuts less the faces' departure from a face's aspect."""
     quads: list[tuple[np.ndarray, int, bool]] = []
@@ -528,7 +540,7 @@ def _cut_rows(m: np.ndarray, g: np.ndarray, rows: list[tuple[int, int]], pitch_x
         wide = (cols < 0.87 * full_h).astype(np.float64) if len(rows) == 1 and short else None
         sn = _normalised(band_s, bx0, bx1)
         cuts = _best_division(band_s, sn, bx0, bx1, pitch_x, wide,
-                              row_h if wide is not None else 0.0)
+                              row_h if wide is not None else 0.0, open_ends)
         for a, b in itertools.pairwise(cuts):
             if b - a < MIN_TILE_PX * 0.7:
                 continue
@@ -554,7 +566,8 @@ def _cut_rows(m: np.ndarray, g: np.ndarray, rows: list[tuple[int, int]], pitch_x
 
 
 def _best_division(strength: np.ndarray, sn: np.ndarray, start: int, end: int, pitch: float,
-                   wide: np.ndarray | None, wide_pitch: float) -> list[int]:
+                   wide: np.ndarray | None, wide_pitch: float,
+                   open_ends: bool = False) -> list[int]:
     """Cuts of one run of faces, trying the tile counts near ``length / pitch``.
 
     The pitch from the seams' period can be off by a tenth (blur, few seams),
@@ -566,7 +579,7 @@ def _best_division(strength: np.ndarray, sn: np.ndarray, start: int, end: int, p
     best: tuple[float, list[int]] | None = None
     for n in range(max(1, round(n_est * 0.9)), max(1, round(n_est * 1.1)) + 1):
         p = (end - start) / n
-        cuts = split_1d(strength, start, end, p, wide, wide_pitch)
+        cuts = split_1d(strength, start, end, p, wide, wide_pitch, open_ends)
         inner = cuts[1:-1]
         fit = float(np.mean(sn[inner])) if inner else 0.35
         fit -= 0.6 * abs(np.log(p / pitch))
@@ -703,7 +716,7 @@ def segment(image: np.ndarray, *, work_side: int = WORK_SIDE) -> Segmentation:
             src_gray, src_mask, src_contour, back = _sharper(image, contour, scale, detail, inside)
         for transpose in (False, True):
             strip = _upright_strip(src_gray, src_mask, src_contour, transpose, refine=inside)
-            cut, score = _cut_strip(strip)
+            cut, score = _cut_strip(strip, open_ends=not inside)
             strip = _Strip(strip.gray, strip.mask, back @ strip.to_image)
             if best is None or score > best[1]:
                 best = (cut, score, strip)
