@@ -46,7 +46,7 @@ sys.path.insert(0, str(ROOT))
 from datasets.scene_eval import box_polygon, match_outlines  # noqa: E402
 from scoring.tiles import tile as tile_code  # noqa: E402
 
-DECODE_SIDE = 2400
+DECODE_SIDE = 2000
 PEER_NAMES = {"chun": "7z", "haku": "5z", "hatsu": "6z", "nan": "2z", "pe": "4z",
               "sha": "3z", "tou": "1z"}
 PEER_SCRIPT = r"""
