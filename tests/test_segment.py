@@ -93,3 +93,10 @@ def test_generated_hands_are_segmented() -> None:
                            [np.array(t.outline) for t in scene.tiles])
         found, truth, matched = found + m.n_found, truth + m.n_truth, matched + len(m.pairs)
     assert matched / truth >= 0.85 and matched / found >= 0.85
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (2, 2), (3, 3), (40, 3000), (300, 300)])
+def test_degenerate_photos_give_no_tiles_and_no_crash(shape: tuple[int, int]) -> None:
+    for value in (0, 250):
+        img = np.full((*shape, 3), value, np.uint8)
+        assert segment(img).quads == ()

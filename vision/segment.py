@@ -140,7 +140,9 @@ def _face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     lab = cv2.cvtColor(img, cv2.COLOR_RGB2LAB).astype(np.float32)
     ring = lab[ring_idx][table_px][:: max(1, int(table_px.sum()) // 4000)]
     crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
-    _, _, centres = cv2.kmeans(ring, 4, None, crit, 2,  # type: ignore[call-overload]
+    if len(ring) < 4:  # a photo of nothing but faces' lightness: no table to learn
+        ring = lab.reshape(-1, 3)[:: max(1, lab.shape[0] * lab.shape[1] // 4000)]
+    _, _, centres = cv2.kmeans(ring, min(4, len(ring)), None, crit, 2,  # type: ignore[call-overload]
                                cv2.KMEANS_PP_CENTERS)
     d = _table_distance(lab, centres)
     # A pixel of the table's colours is table, unless nearer the faces' own colour (the
