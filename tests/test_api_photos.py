@@ -126,10 +126,19 @@ def test_scan_agrees_with_recognize_then_score(client: TestClient, scene: Any) -
 def test_corrected_tile_changes_the_score(client: TestClient, scene: Any) -> None:
     """The page's loop: recognise, correct one tile, score again."""
     rec = _post(client, "/api/v1/recognize", _jpeg(scene.image)).json()
-    truth_codes = [t.code for t in scene.tiles]
-    if len(rec["tiles"]) == len(truth_codes):  # put the true faces in, as a player would
-        for tile, code in zip(rec["tiles"], truth_codes, strict=True):
-            tile["code"] = code
+    # The player corrects what the photo got wrong: each true tile takes the recognised tile
+    # nearest to it (its outline stays), with the true face and group; extras are deleted.
+    tiles: list[dict[str, Any]] = []
+    groups: dict[int, dict[str, Any]] = {}
+    for true in scene.tiles:
+        centre = _centre([list(p) for p in true.outline])
+        near = min(rec["tiles"],
+                   key=lambda t: float(np.linalg.norm(_centre(t["outline"]) - centre)))
+        tiles.append({**near, "index": len(tiles), "code": true.code, "group": true.group,
+                      "face_down": true.face_down})
+        groups.setdefault(true.group, {"id": true.group, "row": true.row, "kind": true.kind,
+                                       "tiles": []})["tiles"].append(len(tiles) - 1)
+    rec = {**rec, "tiles": tiles, "groups": list(groups.values())}
     first = client.post("/api/v1/score", json={"rules": "hk-a", "recognition": rec}).json()
     concealed = next(g for g in rec["groups"] if g["kind"] == "concealed")
     victim = rec["tiles"][concealed["tiles"][0]]
