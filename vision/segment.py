@@ -42,6 +42,8 @@ DETAIL_BELOW_PX = 55
 """Runs of faces shorter than this (working pixels) are cut on a sharper copy."""
 MIN_TILE_PX = 10
 """A face narrower than this (working pixels) is noise, not a tile."""
+SLIVER = 0.7
+"""A face narrower than this share of its row's face width is a fragment of a cut."""
 
 
 @dataclass(frozen=True)
@@ -692,6 +694,125 @@ def _sharper(image: np.ndarray, contour: np.ndarray, scale: float, detail: float
     return gray, mask, fine, back
 
 
+@dataclass(frozen=True)
+class _Reading:
+    """One way of cutting a blob into faces (along its long axis, or across it)."""
+
+    cut: list[tuple[np.ndarray, int, bool]]  # strip-pixel quads, line, sideways
+    score: float
+    strip: _Strip
+
+    def sizes(self) -> list[tuple[float, float, bool]]:
+        """Width and height of each face in working pixels (strips differ in scale)."""
+        out = []
+        for corners, _, sideways in self.cut:
+            hom = np.c_[corners, np.ones(4)] @ self.strip.to_image.T
+            p = hom[:, :2] / hom[:, 2:3]
+            w = (np.linalg.norm(p[1] - p[0]) + np.linalg.norm(p[2] - p[3])) / 2
+            h = (np.linalg.norm(p[3] - p[0]) + np.linalg.norm(p[2] - p[1])) / 2
+            out.append((float(w), float(h), sideways))
+        return out
+
+
+@dataclass(frozen=True)
+class _FaceSize:
+    """The photo's typical upright face (working pixels), learnt from its longest runs."""
+
+    width: float
+    height: float
+
+    @property
+    def aspect(self) -> float:
+        return self.width / self.height
+
+
+def _face_size(readings: list[_Reading]) -> _FaceSize | None:
+    """Median upright face of the runs of three or more faces (a hand always has one):
+    single tiles and fragments are then judged against it."""
+    sizes = [(w, h) for r in readings if len(r.cut) >= 3 for w, h, sw in r.sizes() if not sw]
+    if len(sizes) < 3:
+        return None
+    w, h = np.median(np.array(sizes), axis=0)
+    aspect = float(np.clip(w / h, 0.5, 1.4))
+    return _FaceSize(aspect * float(h), float(h))
+
+
+def _as_one_face(reading: _Reading, face: _FaceSize | None) -> _Reading | None:
+    """The reading's two or three cells as one face, when together they are a face's size.
+
+    A lone tile (a bonus tile set apart) has strong ink lines across it that look
+    like seams; the photo's face size says it is one tile."""
+    if face is None or not 2 <= len(reading.cut) <= 3 or any(sw for _, _, sw in reading.cut):
+        return None
+    pts = np.concatenate([c for c, _, _ in reading.cut])
+    x0, y0 = pts.min(axis=0)
+    x1, y1 = pts.max(axis=0)
+    one = _Reading([(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64),
+                     reading.cut[0][1], False)], 0.0, reading.strip)
+    (w, h, _), = one.sizes()
+    if abs(np.log(w / face.width)) > 0.25 or abs(np.log(h / face.height)) > 0.25:
+        return None
+    aspect_err = abs(np.log((x1 - x0) / max(y1 - y0, 1e-3) / FACE_ASPECT))
+    return _Reading(one.cut, 0.3 - 3 * aspect_err, reading.strip)
+
+
+def _size_penalty(reading: _Reading, face: _FaceSize | None) -> float:
+    """How far a short run's faces are from the photo's face size (log units, x2).
+
+    A lone tile cut across its height gives two cells of a plausible aspect, and
+    its seam score alone cannot tell; their size can. Long runs set the size and
+    are not judged."""
+    if face is None or not reading.cut or len(reading.cut) > 3:
+        return 0.0
+    err = []
+    for w, h, sideways in reading.sizes():
+        fw, fh = (face.height, face.width) if sideways else (face.width, face.height)
+        err.append(abs(np.log(max(w, 1e-3) / fw)) + abs(np.log(max(h, 1e-3) / fh)))
+    return 2.0 * float(np.mean(err))
+
+
+def _merge_slivers(cut: list[tuple[np.ndarray, int, bool]], face: _FaceSize | None,
+                   inside: bool) -> list[tuple[np.ndarray, int, bool]]:
+    """Merge faces much narrower than the row's faces into a touching neighbour.
+
+    A cut on a strong false seam (ink, a turned tile's edge) leaves a sliver
+    next to a face; real faces in a row share their aspect, so a face under
+    :data:`SLIVER` of the expected width (the photo's aspect x its own height)
+    joins the narrower of its upright neighbours, or is dropped when it stands
+    alone (never at the photo's edge, where faces are cut short)."""
+    if face is None or len(cut) < 1 or len({ln for _, ln, _ in cut}) != 1:
+        return cut
+    cells = sorted(cut, key=lambda t: float(t[0][0, 0]))
+    changed = True
+    while changed:
+        changed = False
+        for i, (c, ln, sw) in enumerate(cells):
+            w, h = c[1, 0] - c[0, 0], c[2, 1] - c[0, 1]
+            if sw or w >= SLIVER * face.aspect * h:
+                continue
+            near = [j for j in (i - 1, i + 1) if 0 <= j < len(cells) and not cells[j][2]
+                    and _gap(cells[min(i, j)][0], cells[max(i, j)][0]) <= 2]
+            if not near:
+                if len(cells) == 1 and inside:
+                    return []
+                continue
+            j = min(near, key=lambda k: float(cells[k][0][1, 0] - cells[k][0][0, 0]))
+            o = cells[j][0]
+            x0, x1 = min(c[0, 0], o[0, 0]), max(c[1, 0], o[1, 0])
+            y0, y1 = min(c[0, 1], o[0, 1]), max(c[2, 1], o[2, 1])
+            merged = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
+            cells[min(i, j)] = (merged, ln, False)
+            del cells[max(i, j)]
+            changed = True
+            break
+    return cells
+
+
+def _gap(left: np.ndarray, right: np.ndarray) -> float:
+    """Strip pixels between two faces of a row (0 when they touch)."""
+    return abs(float(right[0, 0] - left[1, 0]))
+
+
 def segment(image: np.ndarray, *, work_side: int = WORK_SIDE) -> Segmentation:
     """Find the tile faces in an RGB image; quads are in the image's own pixels."""
     if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
@@ -705,10 +826,11 @@ def segment(image: np.ndarray, *, work_side: int = WORK_SIDE) -> Segmentation:
     mask, table = _face_mask(small)
     lab = cv2.cvtColor(small, cv2.COLOR_RGB2LAB).astype(np.float32)
     quads: list[TileQuad] = []
-    for bi, contour in enumerate(_blobs(mask)):
+    blobs: list[tuple[list[_Reading], bool]] = []
+    for contour in _blobs(mask):
         blob_mask = np.zeros_like(mask)
         cv2.drawContours(blob_mask, [contour], -1, 255, -1)
-        best: tuple[list[tuple[np.ndarray, int, bool]], float, _Strip] | None = None
+        readings: list[_Reading] = []
         # a blob cut by the photo's edge has no outline of its own to rectify with
         x, y, bw, bh = cv2.boundingRect(contour)
         inside = x > 1 and y > 1 and x + bw < mask.shape[1] - 1 and y + bh < mask.shape[0] - 1
@@ -720,13 +842,18 @@ def segment(image: np.ndarray, *, work_side: int = WORK_SIDE) -> Segmentation:
         for transpose in (False, True):
             strip = _upright_strip(src_gray, src_mask, src_contour, transpose, refine=inside)
             cut, score = _cut_strip(strip, open_ends=not inside)
-            strip = _Strip(strip.gray, strip.mask, back @ strip.to_image)
-            if best is None or score > best[1]:
-                best = (cut, score, strip)
+            readings.append(_Reading(cut, score, _Strip(strip.gray, strip.mask,
+                                                        back @ strip.to_image)))
             if len({line for _, line, _ in cut}) == 1 and len(cut) >= 4:
                 break  # one row along the blob's long axis: the usual hand, no doubt left
-        assert best is not None
-        cut, _, strip = best
+        blobs.append((readings, inside))
+    face = _face_size([max(r, key=lambda x: x.score) for r, _ in blobs])
+    for bi, (readings, inside) in enumerate(blobs):
+        readings = readings + [o for r in readings if (o := _as_one_face(r, face)) is not None]
+        best = max(readings, key=lambda r: r.score - _size_penalty(r, face))
+        cut, strip = _merge_slivers(best.cut, face, inside), best.strip
+        if not cut:
+            continue
         lines = {line for _, line, _ in cut}
         if len(lines) == 1 and len(cut) <= 14:  # a run of a hand: look for face-down tiles
             found = _with_face_down(cut, strip, lab, table, mask)
