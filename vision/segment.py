@@ -42,6 +42,12 @@ DETAIL_BELOW_PX = 55
 """Runs of faces shorter than this (working pixels) are cut on a sharper copy."""
 MIN_TILE_PX = 10
 """A face narrower than this (working pixels) is noise, not a tile."""
+LIGHTER = 25
+"""V - S this much above the table's median lightness near a pixel is a face, even in
+the table's colour."""
+TABLE_EXACT = 3
+"""Distance in colour (a, b; lightness is what light changes) under which a pixel is the
+table, however light (a checked cloth's light squares in a bright corner)."""
 SLIVER = 0.7
 """A face narrower than this share of its row's face width is a fragment of a cut."""
 
@@ -155,10 +161,27 @@ def _face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         face_lab = np.median(lab[lightest][:: max(1, int(np.count_nonzero(lightest)) // 2000)],
                              axis=0)
         d_face = _table_distance(lab, face_lab[None, :])
-        mask[(d < 12) & (d < d_face)] = 0
+        # A face clearly lighter than the table around it stays a face however close
+        # its colour (ivory on cream): the table's median lightness over a few tiles is
+        # the table's own, not the faces'. The table's very colours (a checked cloth's
+        # light squares in a bright corner) stay table.
+        lighter = (white >= _table_median(white, k) + LIGHTER) & (d_face < 3 * d) & (
+            _table_distance(lab, centres, (0.0, 1.0, 1.0)) >= TABLE_EXACT)
+        mask[(d < 12) & (d < d_face) & ~lighter] = 0
     else:
         mask[d < 12] = 0
     return mask, np.asarray(centres, np.float32)
+
+
+def _table_median(white: np.ndarray, k: int) -> np.ndarray:
+    """The table's lightness near each pixel: a median over ~3 tiles, where tiles and the
+    table's drawn lines are the minority (on a quarter-size copy: the median is slow)."""
+    h, w = white.shape
+    small = cv2.resize(white, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
+    size = max(3, min(small.shape[0] - 1, small.shape[1] - 1, (3 * k) // 4) | 1)
+    med = cv2.medianBlur(small, size) if min(small.shape) > 3 else small
+    out: np.ndarray = cv2.resize(med, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.int16)
+    return out
 
 
 def _table_distance(lab: np.ndarray, centres: np.ndarray,
