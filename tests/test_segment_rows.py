@@ -33,3 +33,11 @@ def test_a_lone_bonus_tile_set_apart_is_one_tile(seed: int, kw: dict[str, object
     """A bonus tile's ink crosses it like a seam; the photo's face size (learnt from
     the hand's long runs) says the two halves are one tile."""
     assert _errors(seed, **kw) == (0, 0)
+
+
+@pytest.mark.parametrize("seed", [26, 27])
+def test_a_meld_in_a_steep_photo_is_cut_at_the_hands_own_aspect(seed: int) -> None:
+    """At 42° the faces are foreshortened to about square; a meld has too few seams
+    to find its pitch and was cut at the upright aspect (one face too many, or a
+    face missed). It is cut again at the aspect the hand's long run shows."""
+    assert _errors(seed, tilt=42.0) == (0, 0)

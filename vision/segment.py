@@ -165,9 +165,13 @@ def _face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         # its colour (ivory on cream): the table's median lightness over a few tiles is
         # the table's own, not the faces'. The table's very colours (a checked cloth's
         # light squares in a bright corner) stay table.
-        lighter = (white >= _table_median(white, k) + LIGHTER) & (d_face < 3 * d) & (
-            _table_distance(lab, centres, (0.0, 1.0, 1.0)) >= TABLE_EXACT)
-        mask[(d < 12) & (d < d_face) & ~lighter] = 0
+        drop = (d < 12) & (d < d_face)
+        lighter = drop & (white >= _table_median(white, k) + LIGHTER) & (d_face < 3 * d)
+        # (colour distance only where it decides: a full-image pass costs 15 ms)
+        if lighter.any():
+            lighter[lighter] = _table_distance(lab[lighter][None], centres,
+                                               (0.0, 1.0, 1.0))[0] >= TABLE_EXACT
+        mask[drop & ~lighter] = 0
     else:
         mask[d < 12] = 0
     return mask, np.asarray(centres, np.float32)
@@ -503,7 +507,7 @@ def _trim_sides(gray: np.ndarray, mask: np.ndarray) -> np.ndarray:
     return out
 
 
-def _cut_strip(strip: _Strip, open_ends: bool = False
+def _cut_strip(strip: _Strip, open_ends: bool = False, aspect: float = FACE_ASPECT
                ) -> tuple[list[tuple[np.ndarray, int, bool]], float]:
     """Quads (strip pixels) of one upright blob, with a score of how tile-like they are.
 
@@ -521,10 +525,11 @@ def _cut_strip(strip: _Strip, open_ends: bool = False
     col_s = seam_profile(g, m, 0)
     row_s = seam_profile(g, m, 1)
     # one row: the pitch is about FACE_ASPECT x the height of the row of faces
+    # (a steep photo foreshortens the faces: ``aspect`` is then the photo's own)
     pitch_x = estimate_pitch(col_s, 0.55 * min(height, 1.2 * (x1 - x0)),
-                             min(0.95 * height, x1 - x0), FACE_ASPECT * height)
+                             min(max(0.95, 1.25 * aspect) * height, x1 - x0), aspect * height)
     assert pitch_x is not None
-    best = _cut_rows(m, g, [(y0, y1)], pitch_x, [], open_ends)
+    best = _cut_rows(m, g, [(y0, y1)], pitch_x, [], open_ends, aspect)
     # Taller than a row of faces? Then in a grid the seams across the blob repeat
     # too, at about a face's height.
     grid_x = estimate_pitch(col_s, MIN_TILE_PX, 0.6 * height, None)
@@ -536,7 +541,7 @@ def _cut_strip(strip: _Strip, open_ends: bool = False
         rn = _normalised(row_s, y0, y1)
         cuts = _best_division(row_s, rn, y0, y1, grid_y, None, 0.0, open_ends)
         grid = _cut_rows(m, g, list(itertools.pairwise(cuts)), grid_x,
-                         [float(rn[c]) for c in cuts[1:-1]], open_ends)
+                         [float(rn[c]) for c in cuts[1:-1]], open_ends, aspect)
         if grid[1] > best[1]:
             # seams repeating both ways are strong evidence of tiles: a grid read the
             # other way round would be a few giant cells
@@ -545,7 +550,7 @@ def _cut_strip(strip: _Strip, open_ends: bool = False
 
 
 def _cut_rows(m: np.ndarray, g: np.ndarray, rows: list[tuple[int, int]], pitch_x: float,
-              seam_score: list[float], open_ends: bool = False,
+              seam_score: list[float], open_ends: bool = False, aspect: float = FACE_ASPECT,
               ) -> tuple[list[tuple[np.ndarray, int, bool]], float]:
     """Cut each row band of a strip into faces; the score is the mean seam strength at
     the cuts less the faces' departure from a face's aspect."""
@@ -588,7 +593,7 @@ def _cut_rows(m: np.ndarray, g: np.ndarray, rows: list[tuple[int, int]], pitch_x
             aspects.append(min(ratio, 1 / ratio) if sideways else ratio)
     if not quads:
         return [], -np.inf
-    aspect_err = float(np.median(np.abs(np.log(np.array(aspects) / FACE_ASPECT))))
+    aspect_err = float(np.median(np.abs(np.log(np.array(aspects) / aspect))))
     seams = float(np.mean(seam_score)) if seam_score else 0.3
     return quads, seams - 3 * aspect_err
 
@@ -831,6 +836,41 @@ def _merge_slivers(cut: list[tuple[np.ndarray, int, bool]], face: _FaceSize | No
     return cells
 
 
+@dataclass(frozen=True)
+class _Source:
+    """What a blob is cut on: gray and blob mask (working pixels or a sharper copy),
+    the blob's outline there, and the homography back to working pixels."""
+
+    gray: np.ndarray
+    mask: np.ndarray
+    contour: np.ndarray
+    back: np.ndarray
+
+
+def _readings(src: _Source, inside: bool, aspect: float) -> list[_Reading]:
+    """The blob cut along its long axis, and across it unless that is plainly a row."""
+    out = []
+    for transpose in (False, True):
+        strip = _upright_strip(src.gray, src.mask, src.contour, transpose, refine=inside)
+        cut, score = _cut_strip(strip, open_ends=not inside, aspect=aspect)
+        out.append(_Reading(cut, score, _Strip(strip.gray, strip.mask,
+                                               src.back @ strip.to_image)))
+        if len({line for _, line, _ in cut}) == 1 and len(cut) >= 4:
+            break  # one row along the blob's long axis: the usual hand, no doubt left
+    return out
+
+
+def _strip_aspect(readings: list[_Reading]) -> float | None:
+    """Width / height of the upright faces of the photo's long runs, in their upright
+    strips (a steep photo foreshortens them well past :data:`FACE_ASPECT`)."""
+    ratios = [(c[1, 0] - c[0, 0]) / max(c[2, 1] - c[0, 1], 1e-3)
+              for r in readings if len(r.cut) >= 6 and len({ln for _, ln, _ in r.cut}) == 1
+              for c, _, sw in r.cut if not sw]
+    if len(ratios) < 6:
+        return None
+    return float(np.clip(np.median(ratios), 0.5, 1.4))
+
+
 def _gap(left: np.ndarray, right: np.ndarray) -> float:
     """Strip pixels between two faces of a row (0 when they touch)."""
     return abs(float(right[0, 0] - left[1, 0]))
@@ -849,29 +889,27 @@ def segment(image: np.ndarray, *, work_side: int = WORK_SIDE) -> Segmentation:
     mask, table = _face_mask(small)
     lab = cv2.cvtColor(small, cv2.COLOR_RGB2LAB).astype(np.float32)
     quads: list[TileQuad] = []
-    blobs: list[tuple[list[_Reading], bool]] = []
+    blobs: list[tuple[list[_Reading], bool, _Source]] = []
     for contour in _blobs(mask):
         blob_mask = np.zeros_like(mask)
         cv2.drawContours(blob_mask, [contour], -1, 255, -1)
-        readings: list[_Reading] = []
         # a blob cut by the photo's edge has no outline of its own to rectify with
         x, y, bw, bh = cv2.boundingRect(contour)
         inside = x > 1 and y > 1 and x + bw < mask.shape[1] - 1 and y + bh < mask.shape[0] - 1
-        src_gray, src_mask, src_contour, back = gray, blob_mask, contour, np.eye(3)
+        src = _Source(gray, blob_mask, contour, np.eye(3))
         (_, _), (rw, rh), _ = cv2.minAreaRect(contour)
         detail = min(1 / scale, DETAIL_BELOW_PX / max(1.0, min(rw, rh)), 2.5)
         if detail > 1.2:  # small faces: cut them on a sharper copy of their region
-            src_gray, src_mask, src_contour, back = _sharper(image, contour, scale, detail, inside)
-        for transpose in (False, True):
-            strip = _upright_strip(src_gray, src_mask, src_contour, transpose, refine=inside)
-            cut, score = _cut_strip(strip, open_ends=not inside)
-            readings.append(_Reading(cut, score, _Strip(strip.gray, strip.mask,
-                                                        back @ strip.to_image)))
-            if len({line for _, line, _ in cut}) == 1 and len(cut) >= 4:
-                break  # one row along the blob's long axis: the usual hand, no doubt left
-        blobs.append((readings, inside))
-    face = _face_size([max(r, key=lambda x: x.score) for r, _ in blobs])
-    for bi, (readings, inside) in enumerate(blobs):
+            src = _Source(*_sharper(image, contour, scale, detail, inside))
+        blobs.append((_readings(src, inside, FACE_ASPECT), inside, src))
+    best_readings = [max(r, key=lambda x: x.score) for r, _, _ in blobs]
+    face = _face_size(best_readings)
+    aspect = _strip_aspect(best_readings)
+    for bi, (readings, inside, src) in enumerate(blobs):
+        if aspect is not None and len(best_readings[bi].cut) <= 5:
+            # a short run (a meld) has too few seams to find its own pitch: cut it
+            # again with the faces' aspect the hand shows in this photo
+            readings = _readings(src, inside, aspect)
         readings = readings + [o for r in readings if (o := _as_one_face(r, face)) is not None]
         best = max(readings, key=lambda r: r.score - _size_penalty(r, face))
         cut, strip = _merge_slivers(best.cut, face, inside), best.strip
