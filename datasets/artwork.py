@@ -350,6 +350,137 @@ def _font(name: str) -> FaceSet:
     return faces
 
 
+_CJK_FONTS: tuple[Path, ...] = (
+    Path("/usr/share/fonts/truetype/arphic/ukai.ttc"),  # brush (kai) style, like real tiles
+    Path("/usr/share/fonts/truetype/arphic/uming.ttc"),
+    Path("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"),
+    Path("/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf"),
+)
+_NUMERALS = "一二三四五六七八九"
+_WINDS = "東南西北"
+_FLOWER_CHARS = "梅蘭菊竹"
+_SEASON_CHARS = "春夏秋冬"
+_INKS = ((20, 20, 20), (30, 40, 150), (180, 20, 30), (20, 110, 50), (30, 30, 90))
+
+
+def _cjk_faces(variants_per_font: int = 3) -> FaceSet:
+    """Tile faces composed from Chinese fonts: characters, honours, flowers, seasons.
+
+    Why: every physical set writes the same characters (一..九 over 萬, 東南西北,
+    中, 發, and 梅蘭菊竹 / 春夏秋冬 beside a number on bonus tiles) in its own
+    hand, while its pictures (flowers!) differ completely. Faces that share only
+    the characters, over random plant drawings, teach the classifier to read them.
+    """
+    from PIL import Image, ImageDraw, ImageFont
+
+    rng = np.random.default_rng(11)
+    fonts = [f for f in _CJK_FONTS if f.exists()]
+    faces: FaceSet = {}
+
+    def canvas() -> tuple[Image.Image, ImageDraw.ImageDraw]:
+        im = Image.new("RGBA", (FACE_W * 2, FACE_H * 2), (0, 0, 0, 0))
+        return im, ImageDraw.Draw(im)
+
+    def ink() -> tuple[int, int, int, int]:
+        c = _INKS[rng.integers(len(_INKS))]
+        return (*(int(np.clip(v + rng.normal(0, 15), 0, 255)) for v in c), 255)  # type: ignore[return-value]
+
+    def text(d: ImageDraw.ImageDraw, font_path: Path, ch: str, cx: float, cy: float,
+             size: int, fill: tuple[int, ...], sx: float = 1.0) -> None:
+        font = ImageFont.truetype(str(font_path), size)
+        box = d.textbbox((0, 0), ch, font=font)
+        w, h = box[2] - box[0], box[3] - box[1]
+        d.text((cx - w / 2 - box[0], cy - h / 2 - box[1]), ch, font=font, fill=fill)
+
+    def corner(d: ImageDraw.ImageDraw, label: str) -> None:
+        x = 30 if rng.random() < 0.5 else FACE_W * 2 - 30
+        text(d, fonts[0], label, x, 30, 36, (200, 30, 30, 255))  # has Latin digits
+
+    def plant(d: ImageDraw.ImageDraw) -> None:
+        w, h = FACE_W * 2, FACE_H * 2
+        base = (w / 2 + rng.normal(0, 20), h * 0.9)
+        green = (int(rng.integers(20, 80)), int(rng.integers(100, 170)), int(rng.integers(30, 90)),
+                 255)
+        for _ in range(int(rng.integers(2, 5))):  # stems
+            pts = [base]
+            for _ in range(4):
+                px, py = pts[-1]
+                pts.append((px + rng.normal(0, 25), py - rng.uniform(30, 60)))
+            d.line(pts, fill=green, width=int(rng.integers(3, 8)))
+            tip = pts[-1]
+            petal = tuple(int(v) for v in rng.integers(0, 256, 3))
+            if rng.random() < 0.7:
+                petal = (int(rng.integers(180, 255)), int(rng.integers(20, 120)),
+                         int(rng.integers(30, 140)))
+            r = rng.uniform(10, 26)
+            for k in range(5):
+                a = 2 * np.pi * k / 5
+                cx, cy = tip[0] + r * np.cos(a), tip[1] + r * np.sin(a)
+                d.ellipse((cx - r / 1.6, cy - r / 1.6, cx + r / 1.6, cy + r / 1.6),
+                          fill=(*petal, 255))
+            d.ellipse((tip[0] - 5, tip[1] - 5, tip[0] + 5, tip[1] + 5), fill=(230, 200, 40, 255))
+        if rng.random() < 0.4:  # a pot
+            d.rectangle((w * 0.3, h * 0.82, w * 0.7, h * 0.95), fill=(*green[:3], 255))
+
+    def done(code: str, im: Image.Image) -> None:
+        face = np.asarray(im.resize((FACE_W, FACE_H), Image.Resampling.LANCZOS)).copy()
+        faces.setdefault(code, []).append(face)
+
+    for fp in fonts:
+        for _ in range(variants_per_font):
+            for n, ch in enumerate(_NUMERALS, 1):
+                im, d = canvas()
+                if n == 5 and rng.random() < 0.5:
+                    ch = "伍"
+                text(d, fp, ch, FACE_W, FACE_H * 0.55, int(rng.uniform(105, 140)), ink(),)
+                wan = "万" if rng.random() < 0.1 else "萬"
+                text(d, fp, wan, FACE_W, FACE_H * 1.4, int(rng.uniform(130, 165)),
+                     (int(rng.integers(150, 220)), 20, 30, 255))
+                if rng.random() < 0.5:
+                    corner(d, str(n))
+                done(f"{n}m", im)
+            for n, ch in enumerate(_WINDS, 1):
+                im, d = canvas()
+                text(d, fp, ch, FACE_W, FACE_H, int(rng.uniform(170, 230)), ink())
+                if rng.random() < 0.5:
+                    corner(d, "ESWN"[n - 1])
+                done(f"{n}z", im)
+            im, d = canvas()
+            text(d, fp, "中", FACE_W, FACE_H, int(rng.uniform(170, 230)),
+                 (int(rng.integers(170, 230)), 20, 30, 255))
+            done("7z", im)
+            im, d = canvas()
+            text(d, fp, "發" if rng.random() < 0.85 else "发", FACE_W, FACE_H,
+                 int(rng.uniform(170, 230)), (20, int(rng.integers(100, 150)), 50, 255))
+            done("6z", im)
+            for n in range(1, 5):
+                for code, chars in (("f", _FLOWER_CHARS), ("g", _SEASON_CHARS)):
+                    im, d = canvas()
+                    plant(d)
+                    size = int(rng.uniform(58, 85))
+                    left = rng.random() < 0.5
+                    x = 40 if left else FACE_W * 2 - 40
+                    text(d, fp, chars[n - 1], x, 40, size, ink())
+                    arabic = rng.random() < 0.7
+                    num = str(n) if arabic else _NUMERALS[n - 1]
+                    text(d, fonts[0] if arabic else fp, num, FACE_W * 2 - x, 40, 48,
+                         (200, 30, 30, 255))
+                    done(f"{n}{code}", im)
+    for _ in range(6):  # white dragons: a frame (Chinese sets) or blank (Japanese sets)
+        im, d = canvas()
+        if rng.random() < 0.8:
+            m = rng.uniform(25, 50)
+            col = ink()
+            d.rectangle((m, m * 1.3, FACE_W * 2 - m, FACE_H * 2 - m * 1.3), outline=col,
+                        width=int(rng.integers(6, 14)))
+            if rng.random() < 0.5:
+                m2 = m + rng.uniform(18, 30)
+                d.rectangle((m2, m2 * 1.2, FACE_W * 2 - m2, FACE_H * 2 - m2 * 1.2), outline=col,
+                            width=int(rng.integers(3, 8)))
+        done("5z", im)
+    return faces
+
+
 _BACK_COLOURS: tuple[tuple[int, int, int], ...] = (
     (34, 120, 60), (20, 80, 40), (40, 90, 170), (25, 50, 120), (230, 190, 40),
     (220, 120, 30), (200, 40, 40), (120, 30, 40), (90, 160, 200), (60, 60, 60),
@@ -410,6 +541,10 @@ SOURCES: dict[str, Source] = {
                lambda r: _font("font_noto"), (str(_FONT_FILES["font_noto"]), "@pil")),
         Source("font_symbola", "fonts-symbola: Symbola", "Symbola licence (free use)",
                lambda r: _font("font_symbola"), (str(_FONT_FILES["font_symbola"]), "@pil")),
+        Source("cjk_fonts", "procedural faces written with Debian CJK fonts (fonts-arphic-ukai,"
+               " fonts-arphic-uming, fonts-wqy-microhei, fonts-droid-fallback)",
+               "Arphic Public Licence / Apache-2.0 (fonts)", lambda r: _cjk_faces(),
+               (str(_CJK_FONTS[0]), "@pil")),
         Source("plain_backs", "procedural (this module)", "project licence", _plain_backs, ()),
     )
 }

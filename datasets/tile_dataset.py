@@ -81,6 +81,11 @@ TABLE_COLOURS: tuple[tuple[int, int, int], ...] = (
 )
 
 
+SOURCE_WEIGHTS: dict[str, float] = {"cjk_fonts": 2.5}
+"""Sampling weight of a source (default 1): the font-written faces carry the one
+cue shared by all physical sets (the characters), so they are drawn more often."""
+
+
 @dataclass(frozen=True)
 class Sample:
     """One rendered crop and its labels."""
@@ -99,8 +104,42 @@ DARK_FACES: tuple[tuple[int, int, int], ...] = (
 """Rare sets have dark faces with light ink (jade-like, black sets)."""
 
 
+def _vary_ink(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Other sets draw the same symbol bolder, thinner, larger or in other inks."""
+    if face[..., 3].min() == 255:
+        return face  # opaque artwork: its ink and face cannot be told apart
+    out = face
+    r = rng.random()
+    if r < 0.35:  # bolder or thinner strokes
+        k = np.ones((3, 3), np.uint8)
+        alpha = out[..., 3]
+        n = int(rng.integers(1, 3))
+        alpha = cv2.dilate(alpha, k, iterations=n) if r < 0.2 else cv2.erode(alpha, k, iterations=1)
+        out = out.copy()
+        if r < 0.2:  # new pixels take the colour of the stroke they grew from
+            rgb = cv2.dilate(out[..., :3], k, iterations=n)
+            grown = out[..., 3] == 0
+            out[grown, :3] = rgb[grown]
+        out[..., 3] = alpha
+    if rng.random() < 0.3:  # symbol larger or smaller on the face
+        s = rng.uniform(0.85, 1.1)
+        m = cv2.getRotationMatrix2D((out.shape[1] / 2, out.shape[0] / 2), 0, s)
+        out = cv2.warpAffine(out, m, (out.shape[1], out.shape[0]), flags=cv2.INTER_LINEAR,
+                             borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
+    if rng.random() < 0.15:  # other inks (hue shift), colour stays a cue most of the time
+        hsv = cv2.cvtColor(np.ascontiguousarray(out[..., :3]), cv2.COLOR_RGB2HSV)
+        hsv[..., 0] = (hsv[..., 0].astype(np.int32) + int(rng.integers(0, 180))) % 180
+        out = out.copy()
+        out[..., :3] = cv2.cvtColor(hsv, cv2.COLOR_HSV2RGB)
+    elif rng.random() < 0.1:  # monochrome ink
+        out = out.copy()
+        out[..., :3] = np.array(rng.integers(0, 90, 3), np.uint8)
+    return out
+
+
 def _face_rgb(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Flatten a face on a random face colour (sometimes dark with light ink)."""
+    face = _vary_ink(face, rng)
     if face[..., 3].min() < 255 and rng.random() < 0.06:
         ink = np.array([rng.uniform(200, 255), rng.uniform(190, 255), rng.uniform(170, 255)])
         light = face.copy()
@@ -334,11 +373,13 @@ def _work(args: tuple[list[str], int, int, str | None]) -> dict[str, np.ndarray]
     """Render ``n_per_class`` crops per label from the given sources (one process)."""
     sources, n_per_class, seed, root = args
     rng = np.random.default_rng(seed)
-    pools: dict[str, list[tuple[str, np.ndarray]]] = {c: [] for c in TILE_CODES}
+    # per code: the sources that draw it; a source is drawn first (weighted), then
+    # one of its faces, so that a source with many variants does not dominate
+    pools: dict[str, list[tuple[str, list[np.ndarray]]]] = {c: [] for c in TILE_CODES}
     all_faces: list[np.ndarray] = []
     for s in sources:
         for code, faces in artwork.load_faces(s, root).items():
-            pools[code] += [(s, f) for f in faces]
+            pools[code].append((s, faces))
             if code != "back":
                 all_faces += faces
     xs, ys, rots, srcs = [], [], [], []
@@ -350,7 +391,9 @@ def _work(args: tuple[list[str], int, int, str | None]) -> dict[str, np.ndarray]
             if label == NONE:
                 img, src = render_none(all_faces, rng), "none"
             else:
-                src, face = pool[rng.integers(len(pool))]
+                w = np.array([SOURCE_WEIGHTS.get(name, 1.0) for name, _ in pool])
+                src, faces = pool[rng.choice(len(pool), p=w / w.sum())]
+                face = faces[rng.integers(len(faces))]
                 nbs = [all_faces[rng.integers(len(all_faces))] for _ in range(2)]
                 img = render_tile(face, nbs, rng)
             up = bool(rng.random() < 0.5)

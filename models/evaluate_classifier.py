@@ -25,7 +25,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from datasets.tile_dataset import LABELS, REAL_HELDOUT_SETS, REAL_TRAIN_SETS  # noqa: E402
-from vision.classify import MIN_CONFIDENCE, TileClassifier  # noqa: E402
+from vision.classify import MIN_CONFIDENCE, TURNABLE, TileClassifier  # noqa: E402
 
 
 def run(clf: TileClassifier, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -110,7 +110,7 @@ def main() -> int:
         pred, conf, up = run(clf, d["x"])
         y = d["y"]
         res = summary(y, pred, conf)
-        tile = y != LABELS.index("none")
+        tile = np.array([LABELS[t] in TURNABLE for t in y])
         res["orientation_acc"] = round(float((up[tile] == d["rot"][tile]).mean()), 4)
         res["per_source"] = {s: summary(y[d["src"] == s], pred[d["src"] == s], conf[d["src"] == s])
                              for s in sorted(set(d["src"]))}
@@ -133,7 +133,8 @@ def main() -> int:
         res["per_set"] = {s: summary(y[sets == s], pred[sets == s], conf[sets == s])
                           for s in group}
         res["top1_upside_down"] = round(float((pred_180[m] == y[m]).mean()), 4)
-        res["orientation_acc"] = round(float(((up[m] == 0).mean() + (up_180[m] == 1).mean()) / 2),
+        t = m & np.array([LABELS[k] in TURNABLE for k in y])
+        res["orientation_acc"] = round(float(((up[t] == 0).mean() + (up_180[t] == 1).mean()) / 2),
                                        4)
         res["per_class"] = per_class(y[m], pred[m])
         res["confusions"] = confusions(y[m], pred[m])

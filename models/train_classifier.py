@@ -40,8 +40,11 @@ from datasets.tile_dataset import (  # noqa: E402
     REAL_TRAIN_SETS,
     photometric,
 )
+from vision.classify import TURNABLE  # noqa: E402
 
 NONE_INDEX = LABEL_INDEX["none"]
+TURNABLE_MASK = torch.tensor([lab in TURNABLE for lab in LABELS])
+"""Orientation is learnt only on tiles that look different upside down."""
 
 
 def conv_bn(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
@@ -165,7 +168,8 @@ def main() -> int:
     if a.limit:
         idx = rng.choice(len(y_syn), a.limit, replace=False)
         x_syn, y_syn, r_syn = x_syn[idx], y_syn[idx], r_syn[idx]
-    real = np.load(data / "real.npz")
+    with np.load(data / "real.npz") as z:
+        real = {k: z[k] for k in z.files}
     train_mask = np.isin(real["set"], REAL_TRAIN_SETS)
     xr, yr = real["x"][train_mask], real["y"][train_mask]
     print(f"synthetic {len(y_syn)}, real train {len(yr)} from sets {REAL_TRAIN_SETS}")
@@ -205,7 +209,7 @@ def main() -> int:
             rt = torch.from_numpy(rb)
             logits, orient = model(xt)
             loss = F.cross_entropy(logits, yt, label_smoothing=0.05)
-            mask = yt != NONE_INDEX
+            mask = TURNABLE_MASK[yt]
             if mask.any():
                 loss = loss + 0.3 * F.cross_entropy(orient[mask], rt[mask])
             opt.zero_grad(set_to_none=True)
@@ -255,9 +259,9 @@ def export(model: nn.Module, out: Path, data: Path, rng: np.random.Generator) ->
         dynamic_axes={"image": {0: "batch"}, "logits": {0: "batch"}, "orientation": {0: "batch"}},
     )
     (out / "labels.txt").write_text("\n".join(LABELS) + "\n")
-    te = np.load(data / "test_seen.npz")
-    idx = rng.choice(len(te["y"]), 6, replace=False)
-    x = te["x"][idx]
+    with np.load(data / "test_seen.npz") as te:
+        idx = rng.choice(len(te["y"]), 6, replace=False)
+        x = te["x"][idx]
     c, o = predict(model, x)
     np.savez_compressed(out / "reference.npz", x=x, logits=c, orientation=o)
 

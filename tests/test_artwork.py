@@ -56,3 +56,15 @@ def test_compose_on_face_fills_transparent_parts() -> None:
     out = artwork.compose_on_face(face, (200, 190, 180))
     assert tuple(out[0, 0]) == (10, 20, 30)
     assert tuple(out[1, 1]) == (200, 190, 180)
+
+
+def test_every_training_code_is_drawn_by_several_sources() -> None:
+    """No tile may depend on one artwork: the classifier must learn the symbol."""
+    from collections import Counter
+
+    seen: Counter[str] = Counter()
+    for name in artwork.training_sources():
+        if name in ("fluffystuff_regular", "fluffystuff_black", "plain_backs"):
+            seen.update(artwork.load_faces(name).keys())
+    assert seen["1m"] >= 2
+    assert seen["back"] >= 2

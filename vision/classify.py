@@ -13,7 +13,8 @@ in **BGR** order (what OpenCV reads and the segmenter returns); pass
 Output: one :class:`TileGuess` per crop: the tile code (``scoring/tiles.py``
 vocabulary, or ``"none"`` when the crop is not a tile face or the model is
 unsure), the confidence, the top-3 alternatives and the orientation (0 or 180
-degrees: rotate the crop by this to make it upright).
+degrees: rotate the crop by this to make it upright; always 0 for tiles that
+look the same both ways, see :data:`TURNABLE`).
 
 Model location: ``vision/models/tile-classifier.onnx`` inside the installed
 package (package data); in a source checkout the same file lives at
@@ -40,6 +41,13 @@ INPUT_H, INPUT_W = 80, 60
 """Network input size (portrait 3:4); crops are resized to it."""
 NONE = "none"
 """Label of a crop that is not a tile face."""
+TURNABLE: frozenset[str] = frozenset(
+    {*(f"{n}m" for n in range(1, 10)), "1z", "2z", "3z", "4z", "6z",
+     *(f"{n}f" for n in range(1, 5)), *(f"{n}g" for n in range(1, 5)),
+     "1s", "3s", "7s", "6p", "7p"}
+)
+"""Tiles that look different upside down in (nearly) every set. Others (2p, 5z,
+back, 中 ...) look the same both ways, so their orientation is reported as 0."""
 MIN_CONFIDENCE = 0.5
 """Below this confidence a crop is reported as ``none``: a wrong tile costs the
 user more (a wrong score) than an explicit "unreadable tile" that they fix."""
@@ -101,7 +109,9 @@ class TileClassifier:
             (path.parent / LABELS_FILE).read_text(encoding="utf-8").split()
         )
         opts = ort.SessionOptions()
-        opts.intra_op_num_threads = min(2, os.cpu_count() or 1)
+        # One thread: a hand is ~14 small crops, too little work to split, and on a
+        # busy 2-core server two threads wait on each other (measured 2x slower).
+        opts.intra_op_num_threads = 1
         opts.inter_op_num_threads = 1
         self.session = ort.InferenceSession(
             str(path), sess_options=opts, providers=["CPUExecutionProvider"]
@@ -150,7 +160,8 @@ class TileClassifier:
             top3 = tuple(Alternative(self.labels[j], float(p[j])) for j in order)
             best = top3[0]
             code = best.code if best.probability >= MIN_CONFIDENCE else NONE
-            guesses.append(TileGuess(code, best.probability, top3, 180 if up else 0))
+            turned = 180 if up and best.code in TURNABLE else 0
+            guesses.append(TileGuess(code, best.probability, top3, turned))
         return guesses
 
 
