@@ -153,15 +153,15 @@ class TileClassifier:
         """Name each crop; see the module docstring for the input contract."""
         logits, orient = self.logits(crops, rgb=rgb)
         probs = _softmax(logits)
-        turned = _softmax(orient)[:, 1] > 0.5 if len(orient) else np.zeros(0, bool)
+        upside_down = _softmax(orient)[:, 1] > 0.5 if len(orient) else np.zeros(0, bool)
         guesses = []
-        for p, up in zip(probs, turned, strict=True):
+        for p, up in zip(probs, upside_down, strict=True):
             order = np.argsort(-p)[:3]
             top3 = tuple(Alternative(self.labels[j], float(p[j])) for j in order)
             best = top3[0]
             code = best.code if best.probability >= MIN_CONFIDENCE else NONE
-            turned = 180 if up and best.code in TURNABLE else 0
-            guesses.append(TileGuess(code, best.probability, top3, turned))
+            degrees = 180 if up and best.code in TURNABLE else 0
+            guesses.append(TileGuess(code, best.probability, top3, degrees))
         return guesses
 
 
