@@ -153,7 +153,7 @@ class TileClassifier:
         """Name each crop; see the module docstring for the input contract."""
         logits, orient = self.logits(crops, rgb=rgb)
         probs = _softmax(logits)
-        upside_down = _softmax(orient)[:, 1] > 0.5 if len(orient) else np.zeros(0, bool)
+        upside_down: list[bool] = (_softmax(orient)[:, 1] > 0.5).tolist() if len(orient) else []
         guesses = []
         for p, up in zip(probs, upside_down, strict=True):
             order = np.argsort(-p)[:3]
