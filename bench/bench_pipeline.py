@@ -24,6 +24,7 @@ Run::
 
     python -m datasets.scenes --count 200 --out build/scenes
     python bench/bench_pipeline.py
+    python bench/bench_pipeline.py --segment-only --limit 60   # outlines only, quick
 """
 
 from __future__ import annotations
@@ -145,23 +146,28 @@ def _table_of(path: Path) -> str:
 
 
 def run_ours(photos: list[Path], truth_of: Any, tally: Tally,
-             by_table: dict[str, Tally] | None = None) -> None:
+             by_table: dict[str, Tally] | None = None, *, segment_only: bool = False) -> None:
     from vision.photo import load_photo
     from vision.recognize import recognize
+    from vision.segment import segment
 
     # one warm-up call: the classifier's session starts once per process
-    if photos:
+    if photos and not segment_only:
         warm = load_photo(photos[0], max_side=DECODE_SIDE)
         recognize(warm.image, scale=warm.scale)
     for path in photos:
         t0 = time.perf_counter()
         photo = load_photo(path, max_side=DECODE_SIDE)
-        rec = recognize(photo.image, scale=photo.scale)
+        if segment_only:  # the tiles' outlines only: names are left empty (never right)
+            seg = segment(photo.image)
+            found = [(q.corners / photo.scale, "") for q in seg.quads]
+        else:
+            rec = recognize(photo.image, scale=photo.scale)
+            found = [(np.array(t.outline), t.code) for t in rec.tiles]
         dt = time.perf_counter() - t0
         tally.seconds.append(dt)
         if path.suffix.lower() in (".jpg", ".jpeg") and _is_12mp(path):
             tally.seconds_12mp.append(dt)
-        found = [(np.array(t.outline), t.code) for t in rec.tiles]
         truth, complete = truth_of(path)
         tally.add(found, truth, complete=complete)
         if by_table is not None:
@@ -205,6 +211,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--peer-python", type=Path,
                         default=ROOT / "build" / "peer-venv" / "bin" / "python")
     parser.add_argument("--no-peer", action="store_true")
+    parser.add_argument("--segment-only", action="store_true",
+                        help="outlines only (no classifier, no peer): quick while tuning "
+                             "vision/segment.py")
     args = parser.parse_args(argv)
 
     scenes = sorted(args.scenes.glob("scene_*.jpg"))
@@ -215,7 +224,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no scenes in {args.scenes}: python -m datasets.scenes --count 200 "
               f"--out {args.scenes}")
     print(f"command: python bench/bench_pipeline.py --scenes {args.scenes}"
-          + (f" --limit {args.limit}" if args.limit else ""))
+          + (f" --limit {args.limit}" if args.limit else "")
+          + (" --segment-only" if args.segment_only else ""))
     for name, photos, truth_of in (("generated scenes", scenes, _truth_scene),
                                    ("real photos (real-dev)", real, _truth_real)):
         if not photos:
@@ -223,7 +233,7 @@ def main(argv: list[str] | None = None) -> int:
         complete = truth_of is _truth_scene
         ours = Tally()
         tables: dict[str, Tally] | None = {} if complete else None
-        run_ours(photos, truth_of, ours, tables)
+        run_ours(photos, truth_of, ours, tables, segment_only=args.segment_only)
         print("\n".join(ours.lines(f"[ours] {name}", complete=complete)))
         for table, t in sorted((tables or {}).items()):
             print(f"  by table: {table:<6} {t.hands:3d} hands  recall "
@@ -231,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"{100 * t.matched / max(1, t.found):6.2f}%  named "
                   f"{100 * t.named / max(1, t.truth):6.2f}%  exact "
                   f"{100 * t.exact / max(1, t.hands):6.2f}%")
-        if args.no_peer:
+        if args.no_peer or args.segment_only:
             continue
         peer = Tally()
         why = run_peer(args.peer_python, photos, truth_of, peer)

@@ -13,7 +13,10 @@ using the regularity of a row of tiles:
 4. the tile pitch is the period of that seam profile (autocorrelation), with
    the face aspect (about 3:4) as a prior when there are few seams;
 5. a dynamic programme places the cuts: near-regular widths (one turned tile
-   in a meld is allowed to be a tile-height wide) at the strongest seams.
+   in a meld is allowed to be a tile-height wide) at the strongest seams;
+6. the photo's own face (size and aspect, from its long runs) then judges the
+   short runs: a meld is cut again at the hand's aspect, a sliver joins its
+   neighbour, a lone tile crossed by ink stays one tile.
 
 All of it runs on a copy scaled to :data:`WORK_SIDE` pixels; quadrilaterals are
 returned in the input image's pixels.
