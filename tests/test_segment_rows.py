@@ -41,3 +41,9 @@ def test_a_meld_in_a_steep_photo_is_cut_at_the_hands_own_aspect(seed: int) -> No
     to find its pitch and was cut at the upright aspect (one face too many, or a
     face missed). It is cut again at the aspect the hand's long run shows."""
     assert _errors(seed, tilt=42.0) == (0, 0)
+
+
+def test_a_meld_is_not_read_as_a_grid_of_half_faces() -> None:
+    """A pung of 1m (a stroke across each face) was read as two rows of three
+    half-height faces: the photo's face size rules that out."""
+    assert _errors(100) == (0, 0)

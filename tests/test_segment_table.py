@@ -15,9 +15,10 @@ from vision.segment import segment
 
 
 @pytest.mark.parametrize(("seed", "kind"), [(6, "kde"), (32, "kde"), (29, "paper"),
-                                            (30, "paper")])
+                                            (30, "paper"), (6, "paper")])
 def test_ivory_faces_lighter_than_a_cream_table_are_found(seed: int, kind: str) -> None:
-    """Before: 1-4 tiles missed and 1-6 extra outlines per scene."""
+    """Before: 1-5 tiles missed and 1-6 extra outlines per scene (paper 6: faces in
+    the shadow of a hand, as grey as the grey paper and lighter than it)."""
     scene = generate_scene(seed, size=(960, 720), background_kind=kind)
     quads = segment(scene.image).quads
     m = match_outlines([q.corners for q in quads], [np.array(t.outline) for t in scene.tiles])

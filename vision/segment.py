@@ -51,6 +51,9 @@ the table's colour."""
 TABLE_EXACT = 3
 """Distance in colour (a, b; lightness is what light changes) under which a pixel is the
 table, however light (a checked cloth's light squares in a bright corner)."""
+VIVID = 25
+"""Chroma (Lab a, b from grey) of a table colour that no ivory face has: only such colours
+are table however light (grey paper in shade is as grey as a shaded face)."""
 SLIVER = 0.7
 """A face narrower than this share of its row's face width is a fragment of a cut."""
 
@@ -171,8 +174,9 @@ def _face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         drop = (d < 12) & (d < d_face)
         lighter = drop & (white >= _table_median(white, k) + LIGHTER) & (d_face < 3 * d)
         # (colour distance only where it decides: a full-image pass costs 15 ms)
-        if lighter.any():
-            lighter[lighter] = _table_distance(lab[lighter][None], centres,
+        vivid = centres[np.hypot(centres[:, 1] - 128, centres[:, 2] - 128) > VIVID]
+        if lighter.any() and len(vivid):
+            lighter[lighter] = _table_distance(lab[lighter][None], vivid,
                                                (0.0, 1.0, 1.0))[0] >= TABLE_EXACT
         mask[drop & ~lighter] = 0
     else:
@@ -788,12 +792,12 @@ def _as_one_face(reading: _Reading, face: _FaceSize | None) -> _Reading | None:
 
 
 def _size_penalty(reading: _Reading, face: _FaceSize | None) -> float:
-    """How far a short run's faces are from the photo's face size (log units, x2).
+    """How far a short run's faces (six or fewer) are from the photo's face size (log units, x2).
 
     A lone tile cut across its height gives two cells of a plausible aspect, and
-    its seam score alone cannot tell; their size can. Long runs set the size and
-    are not judged."""
-    if face is None or not reading.cut or len(reading.cut) > 3:
+    its seam score alone cannot tell; their size can (so can a meld read as a grid
+    of half-height faces). Long runs set the size and are not judged."""
+    if face is None or not reading.cut or len(reading.cut) > 6:
         return 0.0
     err = []
     for w, h, sideways in reading.sizes():
