@@ -16,8 +16,7 @@ from typing import Any
 
 from api.commands.output import add_json_flag, fail, print_json
 from api.commands.recognize import add_photo_arguments, format_recognition, run_recognition
-
-_WINDS = ("east", "south", "west", "north")
+from api.commands.score import add_context_arguments
 
 
 def add_parser(subparsers: Any) -> None:
@@ -30,23 +29,7 @@ def add_parser(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_photo_arguments(parser)
-    parser.add_argument("--rules", default=None,
-                        help="rule preset (hk-a, hk-b, hkos, italian; default hk-a)")
-    parser.add_argument("--win", metavar="TILE", help="the winning tile (default: the best one)")
-    parser.add_argument("--seat", default="east", choices=_WINDS, help="winner's seat wind")
-    parser.add_argument("--round", default="east", choices=_WINDS, help="round wind")
-    parser.add_argument("--discarder", choices=_WINDS,
-                        help="seat that discarded the winning tile (a win on a discard)")
-    parser.add_argument("--self-drawn", action="store_true", help="the winning tile was drawn")
-    parser.add_argument("--last-tile", action="store_true", help="won on the wall's last tile")
-    parser.add_argument("--kong-replacement", action="store_true",
-                        help="won on a kong replacement tile")
-    parser.add_argument("--robbing-kong", action="store_true", help="won by robbing a kong")
-    parser.add_argument("--heavenly", action="store_true", help="dealer won on the deal")
-    parser.add_argument("--earthly", action="store_true",
-                        help="won on the dealer's first discard")
-    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="override a rule option, e.g. min_fan=3 (VALUE is JSON; repeatable)")
+    add_context_arguments(parser)
     add_json_flag(parser)
     parser.set_defaults(func=run)
 
@@ -67,8 +50,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         # the context flags are those of ``mjlens score``: build its request, then
         # put the hand read from the photo in
-        flags = argparse.Namespace(**vars(args), hand="", meld=[], bonus="", unseen=False,
-                                   wall_left=None, player=[])
+        flags = argparse.Namespace(**vars(args), hand="", meld=[], bonus="", player=[])
         request = build_request(flags)
         request["hand"] = hand_from_recognition(recognition.to_dict(), winning_tile=args.win)
         response = score_request(request)

@@ -39,12 +39,23 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("hand", nargs="?",
                         help="concealed tiles incl. the winning tile, e.g. 123m456p789s55z; "
                              "omit with --json to read a request from standard input")
-    parser.add_argument("--rules", default=None,
-                        help="rule preset (hk-a, hk-b, hkos, italian; default hk-a)")
     parser.add_argument("--meld", action="append", default=[], metavar="KIND:TILES[:FLAGS]",
                         help="a declared set, e.g. pung:555z, chow:123m:from=north, "
                              "kong:1111p:concealed (repeatable)")
     parser.add_argument("--bonus", default="", help="flowers and seasons, e.g. plum,spring or 1f1g")
+    add_context_arguments(parser)
+    parser.add_argument("--player", action="append", default=[], metavar="SEAT=HAND|SCORE",
+                        help="Italian rules: another seat's hand (concealed tiles, then "
+                             "/KIND:TILES[:FLAGS] melds and /bonus:TILES, e.g. "
+                             "west=555z11z23p/pung:111m) or its score (north=40); repeatable")
+    add_json_flag(parser)
+    parser.set_defaults(func=run)
+
+
+def add_context_arguments(parser: argparse.ArgumentParser) -> None:
+    """The flags that describe the win rather than the tiles; ``mjlens scan`` shares them."""
+    parser.add_argument("--rules", default=None,
+                        help="rule preset (hk-a, hk-b, hkos, italian; default hk-a)")
     parser.add_argument("--win", metavar="TILE", help="the winning tile (default: the best one)")
     parser.add_argument("--seat", default="east", choices=_WINDS, help="winner's seat wind")
     parser.add_argument("--round", default="east", choices=_WINDS, help="round wind")
@@ -64,12 +75,6 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="override a rule option, e.g. min_fan=3 or fan.all_chows=2 "
                              "(VALUE is JSON; repeatable)")
-    parser.add_argument("--player", action="append", default=[], metavar="SEAT=HAND|SCORE",
-                        help="Italian rules: another seat's hand (concealed tiles, then "
-                             "/KIND:TILES[:FLAGS] melds and /bonus:TILES, e.g. "
-                             "west=555z11z23p/pung:111m) or its score (north=40); repeatable")
-    add_json_flag(parser)
-    parser.set_defaults(func=run)
 
 
 def _meld(text: str) -> dict[str, Any]:
