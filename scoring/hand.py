@@ -266,6 +266,21 @@ def meld_from_json(obj: Any, where: str = "meld") -> Meld:
     return _make_meld(kind, tiles, exposed, claimed_from, where)
 
 
+REQUEST_FIELDS: tuple[str, ...] = ("rules", "options", "hand", "context", "players", "totals")
+"""Top-level request fields; ``players`` and ``totals`` are read by the Italian model only."""
+
+
+def check_request_fields(request: Any) -> None:
+    """Refuse a request that is not an object or has a field no model reads (a typo
+    such as ``"contex"`` would otherwise be silently ignored)."""
+    if not isinstance(request, Mapping):
+        raise RequestError("the request must be a JSON object with \"hand\" and \"context\"")
+    unknown = set(request) - set(REQUEST_FIELDS)
+    if unknown:
+        raise RequestError(f"unknown request field(s) {', '.join(sorted(map(str, unknown)))}; "
+                           f"allowed: {', '.join(REQUEST_FIELDS)}")
+
+
 def hand_from_json(obj: Any) -> Hand:
     """Read the request's ``hand`` object (tile lists as compact text or lists)."""
     if not isinstance(obj, Mapping):

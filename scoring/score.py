@@ -37,12 +37,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from scoring.errors import IllegalHand, RequestError, RuleError
-from scoring.hand import Context, Hand, context_from_json, hand_from_json
+from scoring.hand import Context, Hand, check_request_fields, context_from_json, hand_from_json
 from scoring.hongkong import score_hk, score_to_json
 from scoring.presets import Preset, load_preset, read_preset_data
-
-REQUEST_FIELDS: tuple[str, ...] = ("rules", "options", "hand", "context", "players", "totals")
-"""Top-level request fields; ``players`` and ``totals`` are read by the Italian model only."""
 
 DEFAULT_RULES = "hk-a"
 
@@ -76,12 +73,7 @@ def score_parsed(hand: Hand, ctx: Context, preset: Preset,
 
 def score_request(request: Mapping[str, Any]) -> dict[str, Any]:
     """Score a JSON request (already decoded); see the module docstring for the shapes."""
-    if not isinstance(request, Mapping):
-        raise RequestError("the request must be a JSON object with \"hand\" and \"context\"")
-    unknown = set(request) - set(REQUEST_FIELDS)
-    if unknown:
-        raise RequestError(f"unknown request field(s) {', '.join(sorted(map(str, unknown)))}; "
-                           f"allowed: {', '.join(REQUEST_FIELDS)}")
+    check_request_fields(request)
     if "hand" not in request:
         raise RequestError("the request needs \"hand\" (with at least \"concealed\")")
     rules = request.get("rules") or DEFAULT_RULES
@@ -107,3 +99,12 @@ def score_hand(hand: Hand, ctx: Context | None = None, rules: str = DEFAULT_RULE
                options: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Python convenience: score a :class:`Hand` under a preset name."""
     return score_parsed(hand, ctx or Context(), load_preset(rules, options))
+
+
+def not_winning_text(response: Mapping[str, Any]) -> str:
+    """The plain-text answer for a hand that does not win, the same under every model:
+    the reason and, when one tile short, the tiles it waits on."""
+    lines = [f"Not a winning hand ({response.get('rules')}): {response.get('reason')}"]
+    if response.get("waits"):
+        lines.append("Waits on: " + " ".join(response["waits"]))
+    return "\n".join(lines)

@@ -152,13 +152,12 @@ def format_text(response: dict[str, Any], request: dict[str, Any]) -> str:
     if response.get("model") == "italian":
         from scoring.italian.text import format_text as italian_text
         return italian_text(response)
+    from scoring.score import not_winning_text
+
+    if not response.get("valid"):
+        return not_winning_text(response)
     ctx = request.get("context") or {}
     rules = response.get("rules")
-    if not response.get("valid"):
-        lines = [f"Not a winning hand ({rules}): {response.get('reason')}"]
-        if response.get("waits"):
-            lines.append("Waits on: " + " ".join(response["waits"]))
-        return "\n".join(lines)
     winner = response.get("winner", ctx.get("seat_wind", "east"))
     how = ("self-drawn" if response.get("self_drawn")
            else f"on {ctx.get('discarder', '?')}'s discard")

@@ -17,6 +17,7 @@ from scoring.errors import IllegalHand, RequestError
 from scoring.hand import (
     Hand,
     check_context,
+    check_request_fields,
     context_from_json,
     hand_from_json,
     seat,
@@ -26,9 +27,6 @@ from scoring.italian.rules import ItalianRules, rules_from_mapping
 from scoring.italian.scorer import PlayerScore, check_rules, score_given, score_loser, score_winner
 from scoring.settlement import Settlement, settle
 from scoring.tiles import ALL_TILES, WINDS
-
-REQUEST_FIELDS = ("rules", "options", "hand", "context", "players", "totals")
-
 
 _RULES_CACHE: dict[tuple[int, tuple[tuple[str, str], ...]], tuple[Any, ItalianRules]] = {}
 _CACHE_SIZE = 64
@@ -144,12 +142,7 @@ def score_italian(request: Mapping[str, Any], preset_data: Mapping[str, Any]) ->
     Raises :class:`RequestError` / :class:`~scoring.errors.RuleError` for a
     malformed request; an impossible hand answers ``"valid": false``.
     """
-    if not isinstance(request, Mapping):
-        raise RequestError("the request must be a JSON object")
-    unknown = set(request) - set(REQUEST_FIELDS)
-    if unknown:
-        raise RequestError(f"unknown request field(s) {', '.join(sorted(unknown))}; "
-                           f"allowed: {', '.join(REQUEST_FIELDS)}")
+    check_request_fields(request)
     rules = load_rules(preset_data, request.get("options"))
     name = request.get("rules") or "italian"
     ctx = context_from_json(request.get("context"))

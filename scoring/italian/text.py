@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from scoring.score import not_winning_text
 from scoring.tiles import WINDS
 
 
@@ -40,10 +41,7 @@ def format_text(response: Mapping[str, Any]) -> str:
     """Each player's points, doubles and score, then who pays whom and the totals."""
     rules = response.get("rules")
     if not response.get("valid"):
-        lines = [f"Not a winning hand ({rules}): {response.get('reason')}"]
-        if response.get("waits"):
-            lines.append("Waits on: " + " ".join(response["waits"]))
-        return "\n".join(lines)
+        return not_winning_text(response)
     assumed = " (assumed: the best for the winner)" if response.get("winning_tile_assumed") else ""
     lines = [f"Rules: {rules}. {str(response['winner']).capitalize()} wins; "
              f"winning tile {response['winning_tile']}{assumed}.   (* exposed)"]
