@@ -350,7 +350,7 @@ def _font(name: str) -> FaceSet:
     return faces
 
 
-_CJK_FONTS: tuple[Path, ...] = (
+CJK_FONTS: tuple[Path, ...] = (
     Path("/usr/share/fonts/truetype/arphic/ukai.ttc"),  # brush (kai) style, like real tiles
     Path("/usr/share/fonts/truetype/arphic/uming.ttc"),
     Path("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"),
@@ -374,7 +374,7 @@ def _cjk_faces(variants_per_font: int = 3) -> FaceSet:
     from PIL import Image, ImageDraw, ImageFont
 
     rng = np.random.default_rng(11)
-    fonts = [f for f in _CJK_FONTS if f.exists()]
+    fonts = [f for f in CJK_FONTS if f.exists()]
     faces: FaceSet = {}
 
     def canvas() -> tuple[Image.Image, ImageDraw.ImageDraw]:
@@ -481,6 +481,12 @@ def _cjk_faces(variants_per_font: int = 3) -> FaceSet:
     return faces
 
 
+def _bonus_mix(root: Path) -> FaceSet:
+    from datasets.bonus_faces import bonus_faces  # it reads the other sources through us
+
+    return bonus_faces(root)
+
+
 _BACK_COLOURS: tuple[tuple[int, int, int], ...] = (
     (34, 120, 60), (20, 80, 40), (40, 90, 170), (25, 50, 120), (230, 190, 40),
     (220, 120, 30), (200, 40, 40), (120, 30, 40), (90, 160, 200), (60, 60, 60),
@@ -544,8 +550,12 @@ SOURCES: dict[str, Source] = {
         Source("cjk_fonts", "procedural faces written with Debian CJK fonts (fonts-arphic-ukai,"
                " fonts-arphic-uming, fonts-wqy-microhei, fonts-droid-fallback)",
                "Arphic Public Licence / Apache-2.0 (fonts)", lambda r: _cjk_faces(),
-               (str(_CJK_FONTS[0]), "@pil")),
+               (str(CJK_FONTS[0]), "@pil")),
         Source("plain_backs", "procedural (this module)", "project licence", _plain_backs, ()),
+        Source("bonus_mix", "procedural (datasets/bonus_faces.py): corner writing in CJK and"
+               " Latin fonts over pictures of the other training artworks",
+               "as the fonts and artworks it draws on", _bonus_mix,
+               (str(CJK_FONTS[0]), "@pil", str(_KDE_DIR / "classic.svgz"), "@rsvg")),
     )
 }
 """Every known artwork, by name. Skipped on purpose: KMahjongg ``alphabet`` and

@@ -81,9 +81,10 @@ TABLE_COLOURS: tuple[tuple[int, int, int], ...] = (
 )
 
 
-SOURCE_WEIGHTS: dict[str, float] = {"cjk_fonts": 2.5}
+SOURCE_WEIGHTS: dict[str, float] = {"cjk_fonts": 2.5, "bonus_mix": 5.0}
 """Sampling weight of a source (default 1): the font-written faces carry the one
-cue shared by all physical sets (the characters), so they are drawn more often."""
+cue shared by all physical sets (the characters), so they are drawn more often;
+``bonus_mix`` (only flowers and seasons) makes about a third of the bonus crops."""
 
 
 @dataclass(frozen=True)
@@ -175,10 +176,11 @@ def _tile_body(face: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, 
     tile[rim : rim + fh, rim : rim + fw] = face
     quad = np.array([[rim, rim], [rim + fw, rim], [rim + fw, rim + fh], [rim, rim + fh]],
                     np.float32)
-    if rng.random() < 0.5:  # thickness seen on the other side
+    if rng.random() < 0.5:  # thickness seen above the face (the face itself stays upright)
         tile = tile[::-1].copy()
-        quad[:, 1] = h - quad[:, 1]
-        quad = quad[[3, 2, 1, 0]]
+        y0 = h - rim - fh
+        tile[y0 : y0 + fh, rim : rim + fw] = face
+        quad[:, 1] += y0 - rim
     return tile, quad
 
 
@@ -327,9 +329,38 @@ def render_tile(face: np.ndarray, neighbours: Sequence[np.ndarray], rng: np.rand
     return photometric(crop, rng)
 
 
+def _texture(rng: np.random.Generator) -> np.ndarray:
+    """Wood grain, a woven cloth or speckled noise, in a table colour (RGB crop).
+
+    Why: striped and noisy surfaces are what a plain-colour ``none`` never
+    showed the model, and it named them as bamboo tiles or backs."""
+    yy, xx = np.mgrid[0:CROP_H * 2, 0:CROP_W * 2].astype(np.float32)
+    ang = rng.uniform(0, np.pi)
+    u = xx * np.cos(ang) + yy * np.sin(ang)
+    v = -xx * np.sin(ang) + yy * np.cos(ang)
+    kind = rng.integers(3)
+    if kind == 0:  # wood: wavy stripes of varying width
+        warp = cv2.resize(rng.normal(0, 1, (6, 4)).astype(np.float32), (CROP_W * 2, CROP_H * 2),
+                          interpolation=cv2.INTER_CUBIC)
+        pattern = np.sin(u * rng.uniform(0.1, 0.5) + warp * rng.uniform(2, 6))
+    elif kind == 1:  # cloth: two crossing weaves
+        f = rng.uniform(0.4, 1.5)
+        pattern = np.sin(u * f) * np.sin(v * f)
+    else:  # speckle
+        pattern = rng.normal(0, 1, u.shape).astype(np.float32)
+        pattern = cv2.GaussianBlur(pattern, (0, 0), rng.uniform(0.5, 2.5))
+        pattern /= pattern.std() + 1e-6
+    base = _background(CROP_H * 2, CROP_W * 2, rng).astype(np.float32)
+    img = base * (1 + rng.uniform(0.08, 0.35) * pattern[..., None])
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    return cv2.resize(img, (CROP_W, CROP_H), interpolation=cv2.INTER_AREA)
+
+
 def render_none(faces: Sequence[np.ndarray], rng: np.random.Generator) -> np.ndarray:
     """A crop that is not one tile face: table, gap between tiles, side, junk."""
-    kind = rng.integers(5)
+    kind = rng.integers(6)
+    if kind == 5:  # a textured table: wood grain, woven cloth, speckle
+        return photometric(_texture(rng), rng)
     if kind == 0:  # plain table / background
         img = _background(CROP_H * 2, CROP_W * 2, rng)
         crop = cv2.resize(img, (CROP_W, CROP_H), interpolation=cv2.INTER_AREA)

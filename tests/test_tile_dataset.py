@@ -69,3 +69,18 @@ def test_real_crops_load_with_tile_codes() -> None:
     assert len(real["y"]) == 356
     assert set(real["set"]) == set(REAL_TRAIN_SETS) | set(REAL_HELDOUT_SETS)
     assert {LABELS[i] for i in real["y"]} >= {"1f", "4g", "5z"}
+
+
+def test_tile_body_never_mirrors_the_face() -> None:
+    """The thickness may be drawn above or below, but the face stays upright.
+
+    (A vertical flip of the whole tile once taught the model mirrored characters.)"""
+    from datasets.tile_dataset import _tile_body, _warp
+
+    face = np.full((80, 60, 3), 240, np.uint8)
+    face[:20] = 10  # ink only at the top of the face
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        tile, quad = _tile_body(face, rng)
+        crop = _warp(tile, quad)
+        assert crop[:15].mean() < 60 and crop[-40:].mean() > 200

@@ -1,0 +1,182 @@
+"""Procedural flower and season faces: any picture, named by its corner writing.
+
+Why: every physical set draws its own pictures on the eight bonus tiles (a
+plum branch, a potted plant, a bird, a tree, a butterfly...), so a classifier
+that learns the pictures of the sets it was trained on names the bonus tiles
+of a new set by chance; what sets share is the *writing*: the character
+梅蘭菊竹 / 春夏秋冬 in a corner, usually with the number 1-4 (Arabic or
+Chinese), sometimes an English word. These faces put that writing, in many
+fonts, sizes, colours and places, over pictures taken from the other
+artworks (half the time a picture of the same flower, half the time any
+picture, a bird of 1 bamboo included), so only the writing tells the label.
+
+A number alone never names a bonus tile (flower 1 and season 1 share it), so
+every face carries a character or an English word. Held-out styles
+(:data:`datasets.artwork.HELD_OUT_STYLES`) are never used as pictures.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from datasets import artwork
+
+FLOWER_CHARS = "梅蘭菊竹"
+SEASON_CHARS = "春夏秋冬"
+CHINESE_NUMBERS = "一二三四"
+ENGLISH = {
+    "f": ("PLUM", "ORCHID", "MUM", "BAMBOO"),
+    "g": ("SPRING", "SUMMER", "AUTUMN", "WINTER"),
+}
+
+PICTURE_BANDS: dict[str, dict[str, tuple[float, float]]] = {
+    "kde_classic": {"f": (0.2, 1.0), "g": (0.0, 1.0), "1s": (0.12, 1.0)},
+    "kde_traditional": {"f": (0.0, 0.72), "g": (0.0, 0.72), "1s": (0.2, 1.0)},
+    "shizhao_color": {"f": (0.36, 1.0), "g": (0.36, 1.0), "1s": (0.0, 1.0)},
+    "shizhao_mono": {"f": (0.36, 1.0), "g": (0.36, 1.0), "1s": (0.0, 1.0)},
+    "font_noto": {"f": (0.36, 0.97), "g": (0.36, 0.97), "1s": (0.0, 1.0)},
+    "font_symbola": {"f": (0.36, 0.97), "g": (0.36, 0.97), "1s": (0.0, 1.0)},
+    "fluffystuff_regular": {"1s": (0.0, 1.0)},
+}
+"""Where each artwork's pictures are free of writing (fractions of the face
+height, per kind: flowers, seasons, the bird of 1 bamboo)."""
+
+LATIN_FONTS: tuple[Path, ...] = (
+    Path("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"),
+    Path("/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"),
+    Path("/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf"),
+    Path("/usr/share/fonts/truetype/noto/NotoSerif-Regular.ttf"),
+)
+INKS: tuple[tuple[int, int, int], ...] = (
+    (200, 25, 30), (170, 20, 40), (30, 50, 160), (40, 70, 190), (20, 20, 20), (25, 110, 50),
+)
+"""Colours of the writing (RGB): mostly red, blue, black, some green."""
+
+SCALE = 2
+"""Faces are drawn at twice the face size, then reduced (smooth strokes)."""
+
+
+Pictures = dict[str, list[tuple[str, np.ndarray]]]
+
+
+def _pictures(root: Path | None) -> Pictures:
+    """Writing-free pictures by kind (``f``, ``g``, ``1s``): (tile code, RGBA cut to its ink)."""
+    pics: Pictures = {"f": [], "g": [], "1s": []}
+    for name in PICTURE_BANDS:
+        if name in artwork.HELD_OUT_STYLES or name not in artwork.available_sources(root):
+            continue
+        faces = artwork.load_faces(name, root)
+        for code, fs in faces.items():
+            kind = "1s" if code == "1s" else code[-1]
+            band = PICTURE_BANDS[name].get(kind)
+            if band is None or kind not in pics or (kind != "1s" and not code[0].isdigit()):
+                continue
+            for face in fs:
+                part = face[int(band[0] * artwork.FACE_H) : int(band[1] * artwork.FACE_H)]
+                ys, xs = np.nonzero(part[..., 3] > 10)
+                if len(xs) < 50:
+                    continue
+                pics[kind].append((code, part[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]))
+    return pics
+
+
+def _paste_picture(canvas: Image.Image, pic: np.ndarray, top: float, bottom: float,
+                   rng: np.random.Generator) -> None:
+    """Fit a picture between the writing bands (fractions of the height), off centre."""
+    w, h = canvas.size
+    box_w, box_h = w * rng.uniform(0.6, 0.92), h * (bottom - top) * rng.uniform(0.8, 1.0)
+    s = min(box_w / pic.shape[1], box_h / pic.shape[0])
+    im = Image.fromarray(pic, "RGBA").resize(
+        (max(1, int(pic.shape[1] * s)), max(1, int(pic.shape[0] * s))),
+        Image.Resampling.LANCZOS)
+    x = int((w - im.width) / 2 + rng.normal(0, w * 0.03))
+    y = int(h * bottom - im.height - rng.uniform(0, h * 0.03))
+    canvas.alpha_composite(im, (min(max(0, x), w - im.width), max(int(h * top), y)))
+
+
+def _text(d: ImageDraw.ImageDraw, font: Path, s: str, cx: float, cy: float, size: float,
+          fill: tuple[int, int, int]) -> tuple[float, float]:
+    """Draw ``s`` centred on (cx, cy); returns its drawn width and height."""
+    f = ImageFont.truetype(str(font), max(6, int(size)))
+    x0, y0, x1, y1 = d.textbbox((0, 0), s, font=f)
+    d.text((cx - (x1 - x0) / 2 - x0, cy - (y1 - y0) / 2 - y0), s, font=f, fill=(*fill, 255))
+    return x1 - x0, y1 - y0
+
+
+def _ink(rng: np.random.Generator) -> tuple[int, int, int]:
+    c = INKS[rng.integers(len(INKS))]
+    return tuple(int(np.clip(v + rng.normal(0, 12), 0, 255)) for v in c)  # type: ignore[return-value]
+
+
+def bonus_face(code: str, pictures: Pictures,
+               cjk_fonts: list[Path], latin_fonts: list[Path],
+               rng: np.random.Generator) -> np.ndarray:
+    """One flower (``1f``..``4f``) or season (``1g``..``4g``) face, RGBA (FACE_H, FACE_W)."""
+    n, kind = int(code[0]), code[1]
+    w, h = artwork.FACE_W * SCALE, artwork.FACE_H * SCALE
+    canvas = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    d = ImageDraw.Draw(canvas)
+    char = (FLOWER_CHARS if kind == "f" else SEASON_CHARS)[n - 1]
+    cjk = cjk_fonts[rng.integers(len(cjk_fonts))]
+    latin = latin_fonts[rng.integers(len(latin_fonts))]
+    number = str(n) if rng.random() < 0.7 else CHINESE_NUMBERS[n - 1]
+    num_font = latin if number.isdigit() else cjk
+    layout = rng.choice(["corners", "char_only", "stacked", "english"], p=[0.4, 0.25, 0.2, 0.15])
+    char_size = h * rng.uniform(0.11, 0.24)
+    num_size = h * rng.uniform(0.1, 0.2)
+    margin = w * rng.uniform(0.05, 0.1)
+    left = rng.random() < 0.5
+    top = 0.1
+    if layout == "corners":  # number in one top corner, character in the other (or centre)
+        cy = h * 0.04 + char_size / 2
+        nx = margin + num_size / 2 if left else w - margin - num_size / 2
+        _text(d, num_font, number, nx, h * 0.04 + num_size / 2, num_size, _ink(rng))
+        cx = (w - margin - char_size / 2 if left else margin + char_size / 2)
+        if rng.random() < 0.3:
+            cx = w / 2
+        _text(d, cjk, char, cx, cy, char_size, _ink(rng))
+        top = 0.06 + max(char_size, num_size) / h
+    elif layout == "char_only":  # one character in a top corner
+        cx = margin + char_size / 2 if left else w - margin - char_size / 2
+        _text(d, cjk, char, cx, h * 0.04 + char_size / 2, char_size, _ink(rng))
+        top = 0.06 + char_size / h * 0.6  # the picture may reach beside it
+    elif layout == "stacked":  # number over character down one side
+        x = margin + char_size / 2 if left else w - margin - char_size / 2
+        _, nh = _text(d, num_font, number, x, h * 0.04 + num_size / 2, num_size, _ink(rng))
+        _text(d, cjk, char, x, h * 0.06 + nh + char_size / 2, char_size, _ink(rng))
+        top = 0.12
+    else:  # an English word at the bottom, a number or the character at the top
+        word = ENGLISH[kind][n - 1]
+        size = min(h * 0.12, w * 0.9 / (0.62 * len(word)))
+        _text(d, latin, word, w / 2, h * 0.97 - size / 2, size, _ink(rng))
+        mark, font = (number, num_font) if rng.random() < 0.5 else (char, cjk)
+        x = margin + num_size / 2 if left else w - margin - num_size / 2
+        _text(d, font, mark, x, h * 0.04 + num_size / 2, num_size, _ink(rng))
+        top = 0.08 + num_size / h
+    other = "1s" if rng.random() < 0.5 else ("g" if kind == "f" else "f")
+    pool = pictures[kind if rng.random() < 0.75 else other] or pictures[kind]
+    same = [p for c, p in pool if c == code]
+    pic = (same[rng.integers(len(same))] if same and rng.random() < 0.5
+           else pool[rng.integers(len(pool))][1])
+    under = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    bottom = 0.84 if layout == "english" else 0.97  # the word stays readable
+    _paste_picture(under, pic, top, bottom, rng)
+    under.alpha_composite(canvas)
+    small = under.resize((artwork.FACE_W, artwork.FACE_H), Image.Resampling.LANCZOS)
+    return np.asarray(small).copy()
+
+
+def bonus_faces(root: Path | None = None, per_code: int = 60, seed: int = 17) -> artwork.FaceSet:
+    """``per_code`` faces for each of the eight bonus tiles (see the module docstring)."""
+    rng = np.random.default_rng(seed)
+    pictures = _pictures(root)
+    cjk = [f for f in artwork.CJK_FONTS if f.exists()]
+    latin = [f for f in LATIN_FONTS if f.exists()]
+    if not cjk or not latin or not pictures["f"] or not pictures["g"]:
+        raise FileNotFoundError("bonus faces need CJK and Latin fonts and pictures of"
+                                f" {sorted(PICTURE_BANDS)}")
+    return {f"{n}{k}": [bonus_face(f"{n}{k}", pictures, cjk, latin, rng) for _ in range(per_code)]
+            for k in "fg" for n in range(1, 5)}

@@ -1,0 +1,43 @@
+"""Procedural flower and season faces: only the corner writing names them."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from datasets import artwork, bonus_faces
+
+pytestmark = pytest.mark.skipif(
+    "bonus_mix" not in artwork.available_sources(),
+    reason="needs the CJK fonts, KMahjongg tile sets and rsvg-convert of the data build",
+)
+
+
+def test_pictures_never_come_from_a_held_out_style() -> None:
+    assert set(bonus_faces.PICTURE_BANDS).isdisjoint(artwork.HELD_OUT_STYLES)
+
+
+def test_eight_bonus_tiles_each_with_writing_above_a_picture() -> None:
+    faces = bonus_faces.bonus_faces(per_code=3, seed=5)
+    assert set(faces) == {f"{n}{k}" for k in "fg" for n in range(1, 5)}
+    for code, imgs in faces.items():
+        assert len(imgs) == 3
+        for face in imgs:
+            assert face.shape == (artwork.FACE_H, artwork.FACE_W, 4)
+            assert face.dtype == np.uint8
+            alpha = face[..., 3] > 40
+            # the character or number sits in the top band, the picture fills the rest
+            assert alpha[: artwork.FACE_H // 4].mean() > 0.01, code
+            assert alpha[artwork.FACE_H // 3 :].mean() > 0.03, code
+
+
+def test_seeded() -> None:
+    a = bonus_faces.bonus_faces(per_code=1, seed=9)
+    b = bonus_faces.bonus_faces(per_code=1, seed=9)
+    np.testing.assert_array_equal(a["3g"][0], b["3g"][0])
+
+
+def test_same_writing_in_both_lists_is_impossible() -> None:
+    """A flower and a season never share their character or English word."""
+    assert set(bonus_faces.FLOWER_CHARS).isdisjoint(bonus_faces.SEASON_CHARS)
+    assert set(bonus_faces.ENGLISH["f"]).isdisjoint(bonus_faces.ENGLISH["g"])
