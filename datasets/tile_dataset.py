@@ -138,6 +138,47 @@ def _vary_ink(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
+CORNER_INDEX_P = 0.12
+"""Share of suit and wind faces given a printed index (the number or wind letter)."""
+
+
+def corner_index(face: np.ndarray, code: str, rng: np.random.Generator) -> np.ndarray:
+    """Print the tile's index in a top corner over a shrunken symbol, sometimes.
+
+    Why: American and some Chinese sets mark 4 characters with a red "4" and
+    south with an "S"; a model that only saw such corner marks on flowers and
+    seasons took them for bonus tiles."""
+    if code[-1] in "mps":
+        mark = code[0]
+    elif code in ("1z", "2z", "3z", "4z"):
+        mark = "ESWN"[int(code[0]) - 1]
+    else:
+        return face
+    if face[..., 3].min() == 255 or rng.random() >= CORNER_INDEX_P:
+        return face
+    from PIL import Image, ImageDraw, ImageFont
+
+    from datasets.bonus_faces import INKS, LATIN_FONTS
+
+    fonts = [f for f in LATIN_FONTS if f.exists()]
+    if not fonts:
+        return face
+    h, w = face.shape[:2]
+    s = rng.uniform(0.72, 0.86)
+    small = cv2.resize(face, (int(w * s), int(h * s)), interpolation=cv2.INTER_AREA)
+    left = rng.random() < 0.5
+    out = np.zeros_like(face)
+    x = w - small.shape[1] - int(w * 0.04) if left else int(w * 0.04)
+    y = h - small.shape[0] - int(h * 0.03)
+    out[y : y + small.shape[0], x : x + small.shape[1]] = small
+    im = Image.fromarray(out, "RGBA")
+    d = ImageDraw.Draw(im)
+    font = ImageFont.truetype(str(fonts[rng.integers(len(fonts))]), int(h * rng.uniform(0.12, 0.2)))
+    ink = INKS[rng.integers(len(INKS))]
+    d.text((w * 0.06 if left else w * 0.78, h * 0.03), mark, font=font, fill=(*ink, 255))
+    return np.asarray(im).copy()
+
+
 def _face_rgb(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Flatten a face on a random face colour (sometimes dark with light ink)."""
     face = _vary_ink(face, rng)
@@ -426,7 +467,7 @@ def _work(args: tuple[list[str], int, int, str | None]) -> dict[str, np.ndarray]
                 src, faces = pool[rng.choice(len(pool), p=w / w.sum())]
                 face = faces[rng.integers(len(faces))]
                 nbs = [all_faces[rng.integers(len(all_faces))] for _ in range(2)]
-                img = render_tile(face, nbs, rng)
+                img = render_tile(corner_index(face, label, rng), nbs, rng)
             up = bool(rng.random() < 0.5)
             if up:
                 img = img[::-1, ::-1]

@@ -84,3 +84,22 @@ def test_tile_body_never_mirrors_the_face() -> None:
         tile, quad = _tile_body(face, rng)
         crop = _warp(tile, quad)
         assert crop[:15].mean() < 60 and crop[-40:].mean() > 200
+
+
+def test_corner_index_marks_suits_and_winds_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    from datasets import tile_dataset
+    from datasets.bonus_faces import LATIN_FONTS
+
+    if not any(f.exists() for f in LATIN_FONTS):
+        pytest.skip("no DejaVu or Noto font installed (the data build's fonts)")
+
+    monkeypatch.setattr(tile_dataset, "CORNER_INDEX_P", 1.0)
+    face = np.zeros((artwork.FACE_H, artwork.FACE_W, 4), np.uint8)
+    face[60:, 40:110, 3] = 255  # a symbol filling the lower face
+    rng = np.random.default_rng(1)
+    for code in ("5z", "6z", "7z", "1f", "3g", "back"):
+        assert tile_dataset.corner_index(face, code, rng) is face
+    for code in ("4m", "9p", "1s", "2z"):
+        marked = tile_dataset.corner_index(face, code, rng)
+        top = marked[: artwork.FACE_H // 5, :, 3]
+        assert top.max() > 200, code  # the index is printed in a top corner
