@@ -47,3 +47,11 @@ def test_a_meld_is_not_read_as_a_grid_of_half_faces() -> None:
     """A pung of 1m (a stroke across each face) was read as two rows of three
     half-height faces: the photo's face size rules that out."""
     assert _errors(100) == (0, 0)
+
+
+@pytest.mark.parametrize("seed", [25, 37, 53])
+def test_a_long_row_in_a_steep_photo_finds_its_tile_count_from_its_seams(seed: int) -> None:
+    """At 42° a face-up face is foreshortened to about square, beyond the pitch the
+    3:4 prior allows: the hand's long run was cut into a face too many every few tiles
+    (2-5 missed or extra before the fix). Its seams decide the count."""
+    assert _errors(seed, tilt=42.0) == (0, 0)

@@ -56,6 +56,15 @@ VIVID = 25
 are table however light (grey paper in shade is as grey as a shaded face)."""
 SLIVER = 0.7
 """A face narrower than this share of its row's face width is a fragment of a cut."""
+LONG_ROW = 7.0
+"""A row at least this many faces long (at the prior aspect) finds its tile count from
+its own seams."""
+ASPECT_RANGE = (0.5, 1.4)
+"""Width / height of a face in an upright strip, any tilt up to 45° (foreshortened
+heights: up to ~1.2; a row seen along its length: down to ~0.55)."""
+ASPECT_PRIOR = 0.25
+"""Cost of a tile count per unit of log-distance from the prior aspect (a mild tie-break)."""
+"""A face narrower than this share of its row's face width is a fragment of a cut."""
 
 
 @dataclass(frozen=True)
@@ -536,6 +545,9 @@ def _cut_strip(strip: _Strip, open_ends: bool = False, aspect: float = FACE_ASPE
     pitch_x = estimate_pitch(col_s, 0.55 * min(height, 1.2 * (x1 - x0)),
                              min(max(0.95, 1.25 * aspect) * height, x1 - x0), aspect * height)
     assert pitch_x is not None
+    # the run's ends: columns at least half a face high (not a tile's pale side or back)
+    rx0, rx1 = _extent((m.sum(axis=0) >= 0.45 * 255 * height)[None, :], 0)
+    pitch_x = _row_pitch(col_s, rx0, rx1, height, aspect, pitch_x)
     best = _cut_rows(m, g, [(y0, y1)], pitch_x, [], open_ends, aspect)
     # Taller than a row of faces? Then in a grid the seams across the blob repeat
     # too, at about a face's height.
@@ -554,6 +566,74 @@ def _cut_strip(strip: _Strip, open_ends: bool = False, aspect: float = FACE_ASPE
             # other way round would be a few giant cells
             best = (grid[0], grid[1] + 0.3)
     return best
+
+
+def _row_pitch(col_s: np.ndarray, x0: int, x1: int, height: int, aspect: float,
+               pitch: float) -> float:
+    """The pitch of a long row, checked against every tile count a photo allows.
+
+    The aspect prior (``aspect`` x the row's height) fails in steep photos: a
+    tilt of 40-45° foreshortens a face-up tile's height to about its width, and
+    a row seen along its length narrows the faces instead (aspect 0.5-1.4 in
+    all). A long row has enough seams to decide by itself: for each count
+    allowed, cuts walked one pitch at a time should land on strong seams (half
+    the right count lands on every other seam only, and leaves the others
+    unexplained; twice the count lands half its cuts on plain face). A mild prior
+    on the aspect breaks near ties."""
+    length = x1 - x0
+    if length < LONG_ROW * aspect * height or pitch <= 0:
+        return pitch
+    sn = _normalised(col_s, x0, x1)
+    w = max(2, round(0.1 * ASPECT_RANGE[0] * height))
+    top = cv2.dilate(sn.reshape(1, -1).astype(np.float32), np.ones((1, 2 * w + 1), np.uint8))
+    peaks = np.nonzero((sn >= 0.35) & (sn >= top.ravel()))[0]
+    peaks = peaks[(peaks > x0 + w) & (peaks < x1 - w)]
+
+    def fit(n: int) -> float:
+        prior = ASPECT_PRIOR * abs(float(np.log(length / n / (aspect * height))))
+        return _comb_fit(sn, peaks, x0, x1, n) - prior
+
+    n_lo = max(2, int(np.ceil(length / (ASPECT_RANGE[1] * height))))
+    n_hi = max(n_lo, int(length / (ASPECT_RANGE[0] * height)))
+    current = max(1, round(length / pitch))
+    best = max(range(n_lo, n_hi + 1), key=fit)
+    if best != current and fit(best) > fit(current) + 0.05:
+        return length / best
+    return pitch
+
+
+def _comb_fit(sn: np.ndarray, peaks: np.ndarray, start: int, end: int, n: int) -> float:
+    """How well ``n`` faces fill ``[start, end)`` (about 0..1).
+
+    Cuts are walked from ``start`` one pitch at a time, each taken at the
+    strongest seam within 0.15 of a face of where it is expected (the walk follows
+    the seams: a rectified strip is not exactly evenly spaced). The fit is the
+    harmonic mean of the cuts' seam strength and the share of the strip's seam
+    peaks (``peaks``) that a cut explains, less how far the last face's width is
+    from the pitch."""
+    pitch = (end - start) / n
+    tol = max(1, round(0.15 * pitch))
+    pos = float(start)
+    found, cuts = [], []
+    for _ in range(n - 1):
+        target = round(pos + pitch)
+        lo, hi = max(start + 1, target - tol), min(end - 1, target + tol + 1)
+        if hi <= lo:
+            found.append(0.0)
+            pos += pitch
+            continue
+        j = lo + int(np.argmax(sn[lo:hi]))
+        found.append(float(sn[j]))
+        cuts.append(j)
+        pos = float(j) if sn[j] > 0.3 else pos + pitch
+    precision = float(np.mean(found)) if found else 0.0
+    if peaks.size and cuts:
+        near = np.abs(peaks[:, None] - np.array(cuts)[None, :]).min(axis=1) <= 2
+        recall = float(sn[peaks][near].sum() / sn[peaks].sum())
+    else:
+        recall = 1.0 if not peaks.size else 0.0
+    f = 2 * precision * recall / max(precision + recall, 1e-6)
+    return f - abs(end - pos - pitch) / pitch
 
 
 def _cut_rows(m: np.ndarray, g: np.ndarray, rows: list[tuple[int, int]], pitch_x: float,
