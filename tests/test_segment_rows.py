@@ -55,3 +55,10 @@ def test_a_long_row_in_a_steep_photo_finds_its_tile_count_from_its_seams(seed: i
     3:4 prior allows: the hand's long run was cut into a face too many every few tiles
     (2-5 missed or extra before the fix). Its seams decide the count."""
     assert _errors(seed, tilt=42.0) == (0, 0)
+
+
+def test_seams_washed_out_over_the_face_show_in_its_margins() -> None:
+    """Eight abutting faces whose seams blur away over the faces' height (bamboo and
+    characters' strokes were as dark): the notches at the top and bottom of each seam,
+    where ink never reaches, place the cuts (5 missed and 12 extra before)."""
+    assert _errors(94) == (0, 0)

@@ -56,6 +56,8 @@ VIVID = 25
 are table however light (grey paper in shade is as grey as a shaded face)."""
 SLIVER = 0.7
 """A face narrower than this share of its row's face width is a fragment of a cut."""
+MARGIN_BAND = 0.15
+"""Share of a face's height at its top and bottom that ink keeps clear of (its margins)."""
 LONG_ROW = 7.0
 """A row at least this many faces long (at the prior aspect) finds its tile count from
 its own seams."""
@@ -279,6 +281,27 @@ def seam_profile(gray: np.ndarray, mask: np.ndarray, axis: int) -> np.ndarray:
     return strength
 
 
+def column_seams(gray: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Seam strength per column of an upright row of faces, their margins included.
+
+    Blur can wash a seam out over a face's height (small, distant or abutting
+    faces), but two faces that abut leave a notch at the top and at the bottom
+    of their seam (a face's corners are rounded, and the table shows between
+    them), and ink keeps clear of a face's margins. So a column dark in both
+    margin bands is a seam: the geometric mean of the two margins' seam
+    strengths (which damps ink in one margin only, such as a corner numeral) is
+    taken where it beats the full column's."""
+    full = seam_profile(gray, mask, 0)
+    y0, y1 = _extent(mask > 0, 1)
+    band = int(MARGIN_BAND * (y1 - y0))
+    if band < 3:
+        return full
+    top = seam_profile(gray[y0:y0 + band], mask[y0:y0 + band], 0)
+    bot = seam_profile(gray[y1 - band:y1], mask[y1 - band:y1], 0)
+    out: np.ndarray = np.maximum(full, np.sqrt(top * bot))
+    return out
+
+
 def masked_percentile(values: np.ndarray, inside: np.ndarray, q: float) -> np.ndarray:
     """Per column of ``values``, the ``q``-th percentile of the pixels ``inside``
     (0 for a column with none). A sort, not ``np.nanpercentile``: 50x faster here."""
@@ -330,7 +353,7 @@ def estimate_pitch(strength: np.ndarray, lo: float, hi: float, prior: float | No
         y0, y1, y2 = ac[best - 1], ac[best], ac[best + 1]
         den = y0 - 2 * y1 + y2
         if den < 0:
-            return float(best + 0.5 * (y0 - y2) / den)
+            return float(np.clip(best + 0.5 * (y0 - y2) / den, lo_i, hi_i - 1))
     return float(best)
 
 
@@ -538,12 +561,14 @@ def _cut_strip(strip: _Strip, open_ends: bool = False, aspect: float = FACE_ASPE
     height = y1 - y0
     if height < MIN_TILE_PX or x1 - x0 < MIN_TILE_PX:
         return [], -np.inf
-    col_s = seam_profile(g, m, 0)
+    # a meld (a short run) may hold a turned tile, whose face is lower: no common margins
+    col_s = column_seams(g, m) if x1 - x0 >= 5.5 * aspect * height else seam_profile(g, m, 0)
     row_s = seam_profile(g, m, 1)
     # one row: the pitch is about FACE_ASPECT x the height of the row of faces
     # (a steep photo foreshortens the faces: ``aspect`` is then the photo's own)
     pitch_x = estimate_pitch(col_s, 0.55 * min(height, 1.2 * (x1 - x0)),
-                             min(max(0.95, 1.25 * aspect) * height, x1 - x0), aspect * height)
+                             min(max(ASPECT_RANGE[1], 1.25 * aspect) * height, x1 - x0),
+                             aspect * height)
     assert pitch_x is not None
     # the run's ends: columns at least half a face high (not a tile's pale side or back)
     rx0, rx1 = _extent((m.sum(axis=0) >= 0.45 * 255 * height)[None, :], 0)
@@ -653,10 +678,11 @@ def _cut_rows(m: np.ndarray, g: np.ndarray, rows: list[tuple[int, int]], pitch_x
         bx0, bx1 = _extent((cols >= 0.45 * row_h)[None, :], 0)
         if bx1 - bx0 < MIN_TILE_PX:
             continue
-        band_s = seam_profile(g[ra:rb], band_m, 0)
         full_h = np.percentile(cols[bx0:bx1], 90)
         # a turned tile is only ever in a meld: a short run of its own
         short = (bx1 - bx0) < 5.5 * pitch_x
+        band_s = (seam_profile(g[ra:rb], band_m, 0) if short and len(rows) == 1
+                  else column_seams(g[ra:rb], band_m))
         wide = (cols < 0.87 * full_h).astype(np.float64) if len(rows) == 1 and short else None
         sn = _normalised(band_s, bx0, bx1)
         cuts = _best_division(band_s, sn, bx0, bx1, pitch_x, wide,
