@@ -48,6 +48,10 @@ MIN_TILE_PX = 10
 LIGHTER = 25
 """V - S this much above the table's median lightness near a pixel is a face, even in
 the table's colour."""
+HUE_STEP = 7.0
+"""Distance in colour (Lab a, b) from the table's median colour around a pixel that makes it
+a face, however close to the table's colours (JPEG noise and a table's drawn lines stay
+within ~4)."""
 TABLE_EXACT = 3
 """Distance in colour (a, b; lightness is what light changes) under which a pixel is the
 table, however light (a checked cloth's light squares in a bright corner)."""
@@ -184,6 +188,15 @@ def _face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         # light squares in a bright corner) stay table.
         drop = (d < 12) & (d < d_face)
         lighter = drop & (white >= _table_median(white, k) + LIGHTER) & (d_face < 3 * d)
+        # A face as light as the table and near its colours (ivory under a colour cast,
+        # in a hand's shadow on grey paper) still differs in hue from the table right
+        # around it, whose colour over a few tiles is steady.
+        # The step must stand well above the table's own (its texture, a cloth's checks).
+        step = _local_hue_step(lab, k)
+        own = float(np.percentile(step[ring_idx][table_px], 99))
+        # (areas only: the thin coloured rims at a tile's edges are not faces)
+        hue = (drop & (step >= max(HUE_STEP, 2 * own))).astype(np.uint8)
+        lighter |= cv2.morphologyEx(hue, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)) > 0
         # (colour distance only where it decides: a full-image pass costs 15 ms)
         vivid = centres[np.hypot(centres[:, 1] - 128, centres[:, 2] - 128) > VIVID]
         if lighter.any() and len(vivid):
@@ -204,6 +217,22 @@ def _table_median(white: np.ndarray, k: int) -> np.ndarray:
     med = cv2.medianBlur(small, size) if min(small.shape) > 3 else small
     out: np.ndarray = cv2.resize(med, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.int16)
     return out
+
+
+def _local_hue_step(lab: np.ndarray, k: int) -> np.ndarray:
+    """Distance in colour (Lab a, b) of each pixel from the table's median colour over
+    ~6 tiles around it (wide enough that tiles stay the minority even between two rows),
+    on an eighth-size copy (the median is slow)."""
+    h, w = lab.shape[:2]
+    local = []
+    for c in (1, 2):
+        small = cv2.resize(lab[..., c], (max(1, w // 8), max(1, h // 8)),
+                           interpolation=cv2.INTER_AREA).round().astype(np.uint8)
+        size = max(3, min(small.shape[0] - 1, small.shape[1] - 1, (3 * k) // 4) | 1)
+        med = cv2.medianBlur(small, size) if min(small.shape) > 3 else small
+        local.append(cv2.resize(med.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR))
+    step: np.ndarray = np.hypot(lab[..., 1] - local[0], lab[..., 2] - local[1])
+    return step
 
 
 def _table_distance(lab: np.ndarray, centres: np.ndarray,
