@@ -9,9 +9,11 @@ using the regularity of a row of tiles:
 2. each blob is turned upright along its long axis (``cv2.minAreaRect``);
 3. the seams between faces are dark in every pixel of the column that holds
    them, while a tile's ink is not, so a high percentile of the brightness of
-   each column (row) peaks down at seams and hardly at ink;
+   each column (row) peaks down at seams and hardly at ink (also in the faces'
+   ink-free top and bottom margins, where abutting faces leave a notch);
 4. the tile pitch is the period of that seam profile (autocorrelation), with
-   the face aspect (about 3:4) as a prior when there are few seams;
+   the face aspect (about 3:4) as a prior when there are few seams; a long
+   row checks its tile count against every aspect a tilt allows;
 5. a dynamic programme places the cuts: near-regular widths (one turned tile
    in a meld is allowed to be a tile-height wide) at the strongest seams;
 6. the photo's own face (size and aspect, from its long runs) then judges the
@@ -192,10 +194,10 @@ def _face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         # in a hand's shadow on grey paper) still differs in hue from the table right
         # around it, whose colour over a few tiles is steady.
         # The step must stand well above the table's own (its texture, a cloth's checks).
-        step = _local_hue_step(lab, k)
+        step = _hue_step(lab, _local_table_colour(lab, k))
         own = float(np.percentile(step[ring_idx][table_px], 99))
-        # (areas only: the thin coloured rims at a tile's edges are not faces)
         hue = (drop & (step >= max(HUE_STEP, 2 * own))).astype(np.uint8)
+        # (areas only: the thin coloured rims at a tile's edges are not faces)
         lighter |= cv2.morphologyEx(hue, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)) > 0
         # (colour distance only where it decides: a full-image pass costs 15 ms)
         vivid = centres[np.hypot(centres[:, 1] - 128, centres[:, 2] - 128) > VIVID]
@@ -219,20 +221,27 @@ def _table_median(white: np.ndarray, k: int) -> np.ndarray:
     return out
 
 
-def _local_hue_step(lab: np.ndarray, k: int) -> np.ndarray:
-    """Distance in colour (Lab a, b) of each pixel from the table's median colour over
-    ~6 tiles around it (wide enough that tiles stay the minority even between two rows),
-    on an eighth-size copy (the median is slow)."""
+def _local_table_colour(lab: np.ndarray, k: int) -> np.ndarray:
+    """The table's median colour (Lab a, b) over ~6 tiles around each pixel: wide enough
+    that tiles stay the minority even between two rows (on an eighth-size copy: the
+    median is slow). Shape (H, W, 2)."""
     h, w = lab.shape[:2]
-    local = []
-    for c in (1, 2):
-        small = cv2.resize(lab[..., c], (max(1, w // 8), max(1, h // 8)),
-                           interpolation=cv2.INTER_AREA).round().astype(np.uint8)
-        size = max(3, min(small.shape[0] - 1, small.shape[1] - 1, (3 * k) // 4) | 1)
-        med = cv2.medianBlur(small, size) if min(small.shape) > 3 else small
-        local.append(cv2.resize(med.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR))
-    step: np.ndarray = np.hypot(lab[..., 1] - local[0], lab[..., 2] - local[1])
-    return step
+    small = cv2.resize(lab[..., 1:], (max(1, w // 8), max(1, h // 8)),
+                       interpolation=cv2.INTER_AREA).round().astype(np.uint8)
+    size = max(3, min(small.shape[0] - 1, small.shape[1] - 1, (3 * k) // 4) | 1)
+    med = [cv2.medianBlur(np.ascontiguousarray(small[..., c]), size)
+           if min(small.shape[:2]) > 3 else small[..., c] for c in (0, 1)]
+    out: np.ndarray = cv2.resize(np.dstack(med).astype(np.float32), (w, h),
+                                 interpolation=cv2.INTER_LINEAR)
+    return out
+
+
+def _hue_step(lab: np.ndarray, local_ab: np.ndarray) -> np.ndarray:
+    """Distance in colour (Lab a, b) of each pixel from the table's colour around it."""
+    a = cv2.subtract(np.ascontiguousarray(lab[..., 1]), local_ab[..., 0])
+    b = cv2.subtract(np.ascontiguousarray(lab[..., 2]), local_ab[..., 1])
+    out: np.ndarray = cv2.magnitude(a, b)
+    return out
 
 
 def _table_distance(lab: np.ndarray, centres: np.ndarray,
