@@ -52,8 +52,8 @@ LIGHTER = 25
 the table's colour."""
 HUE_STEP = 7.0
 """Distance in colour (Lab a, b) from the table's median colour around a pixel that makes it
-a face, however close to the table's colours (JPEG noise and a table's drawn lines stay
-within ~4)."""
+a face, however close to the table's colours (JPEG noise on a plain table stays within ~2;
+a textured table raises the bar to twice its own step along the photo's border)."""
 TABLE_EXACT = 3
 """Distance in colour (a, b; lightness is what light changes) under which a pixel is the
 table, however light (a checked cloth's light squares in a bright corner)."""
@@ -72,7 +72,6 @@ ASPECT_RANGE = (0.5, 1.4)
 heights: up to ~1.2; a row seen along its length: down to ~0.55)."""
 ASPECT_PRIOR = 0.25
 """Cost of a tile count per unit of log-distance from the prior aspect (a mild tie-break)."""
-"""A face narrower than this share of its row's face width is a fragment of a cut."""
 
 
 @dataclass(frozen=True)
@@ -192,8 +191,8 @@ def _face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         lighter = drop & (white >= _table_median(white, k) + LIGHTER) & (d_face < 3 * d)
         # A face as light as the table and near its colours (ivory under a colour cast,
         # in a hand's shadow on grey paper) still differs in hue from the table right
-        # around it, whose colour over a few tiles is steady.
-        # The step must stand well above the table's own (its texture, a cloth's checks).
+        # around it, whose colour over a few tiles is steady. The step must stand well
+        # above the table's own (its texture, a cloth's checks, its drawn lines).
         step = _hue_step(lab, _local_table_colour(lab, k))
         own = float(np.percentile(step[ring_idx][table_px], 99))
         hue = (drop & (step >= max(HUE_STEP, 2 * own))).astype(np.uint8)
