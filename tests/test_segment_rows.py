@@ -62,3 +62,10 @@ def test_seams_washed_out_over_the_face_show_in_its_margins() -> None:
     characters' strokes were as dark): the notches at the top and bottom of each seam,
     where ink never reaches, place the cuts (5 missed and 12 extra before)."""
     assert _errors(94) == (0, 0)
+
+
+def test_a_meld_with_ink_in_columns_is_cut_at_the_photos_face_pitch() -> None:
+    """A chow of bamboo tiles (sticks drawn in three columns) was cut at the sticks'
+    period, a third of a face: one tile missed and two extra before the fix. A short
+    run is also cut at the pitch of the photo's own face, and its face size decides."""
+    assert _errors(4) == (0, 0)

@@ -17,7 +17,8 @@ using the regularity of a row of tiles:
 5. a dynamic programme places the cuts: near-regular widths (one turned tile
    in a meld is allowed to be a tile-height wide) at the strongest seams;
 6. the photo's own face (size and aspect, from its long runs) then judges the
-   short runs: a meld is cut again at the hand's aspect, a sliver joins its
+   short runs: a meld is cut again at the hand's aspect and at its face's pitch
+   (ink drawn in columns repeats faster than faces), a sliver joins its
    neighbour, a lone tile crossed by ink stays one tile.
 
 All of it runs on a copy scaled to :data:`WORK_SIDE` pixels; quadrilaterals are
@@ -583,13 +584,15 @@ def _trim_sides(gray: np.ndarray, mask: np.ndarray) -> np.ndarray:
     return out
 
 
-def _cut_strip(strip: _Strip, open_ends: bool = False, aspect: float = FACE_ASPECT
-               ) -> tuple[list[tuple[np.ndarray, int, bool]], float]:
+def _cut_strip(strip: _Strip, open_ends: bool = False, aspect: float = FACE_ASPECT,
+               at_aspect: bool = False) -> tuple[list[tuple[np.ndarray, int, bool]], float]:
     """Quads (strip pixels) of one upright blob, with a score of how tile-like they are.
 
     Two readings are tried when the seams allow both: one row of faces, and a
     grid of rows (a set laid out for a product photo); the one whose cuts sit
-    on the stronger seams wins.
+    on the stronger seams wins. ``at_aspect``: one row only, at the pitch of the
+    photo's face (``aspect`` x the row's height), not the seams' period (see
+    :func:`_readings`).
     """
     m, g = strip.mask, strip.gray
     m = _trim_sides(g, m)
@@ -607,10 +610,14 @@ def _cut_strip(strip: _Strip, open_ends: bool = False, aspect: float = FACE_ASPE
                              min(max(ASPECT_RANGE[1], 1.25 * aspect) * height, x1 - x0),
                              aspect * height)
     assert pitch_x is not None
+    if at_aspect:
+        pitch_x = aspect * height
     # the run's ends: columns at least half a face high (not a tile's pale side or back)
     rx0, rx1 = _extent((m.sum(axis=0) >= 0.45 * 255 * height)[None, :], 0)
     pitch_x = _row_pitch(col_s, rx0, rx1, height, aspect, pitch_x)
     best = _cut_rows(m, g, [(y0, y1)], pitch_x, [], open_ends, aspect)
+    if at_aspect:  # one row of the photo's faces: a grid brings its own pitch
+        return best
     # Taller than a row of faces? Then in a grid the seams across the blob repeat
     # too, at about a face's height.
     grid_x = estimate_pitch(col_s, MIN_TILE_PX, 0.6 * height, None)
@@ -997,12 +1004,18 @@ class _Source:
     back: np.ndarray
 
 
-def _readings(src: _Source, inside: bool, aspect: float) -> list[_Reading]:
-    """The blob cut along its long axis, and across it unless that is plainly a row."""
+def _readings(src: _Source, inside: bool, aspect: float, at_aspect: bool = False
+              ) -> list[_Reading]:
+    """The blob cut along its long axis, and across it unless that is plainly a row.
+
+    ``at_aspect``: cut at the pitch of the photo's own face instead of the seams'
+    period. Two or three faces have too few seams to show a period, and ink drawn
+    in columns (a flower's stems, a bamboo tile's sticks) repeats at a third of a
+    face: a bonus pair was cut into three cells, then merged into one tile."""
     out = []
     for transpose in (False, True):
         strip = _upright_strip(src.gray, src.mask, src.contour, transpose, refine=inside)
-        cut, score = _cut_strip(strip, open_ends=not inside, aspect=aspect)
+        cut, score = _cut_strip(strip, open_ends=not inside, aspect=aspect, at_aspect=at_aspect)
         out.append(_Reading(cut, score, _Strip(strip.gray, strip.mask,
                                                src.back @ strip.to_image)))
         if len({line for _, line, _ in cut}) == 1 and len(cut) >= 4:
@@ -1056,10 +1069,14 @@ def segment(image: np.ndarray, *, work_side: int = WORK_SIDE) -> Segmentation:
     face = _face_size(best_readings)
     aspect = _strip_aspect(best_readings)
     for bi, (readings, inside, src) in enumerate(blobs):
-        if aspect is not None and len(best_readings[bi].cut) <= 5:
+        own = aspect if aspect is not None else face.aspect if face is not None else None
+        if own is not None and len(best_readings[bi].cut) <= 5:
             # a short run (a meld) has too few seams to find its own pitch: cut it
-            # again with the faces' aspect the hand shows in this photo
-            readings = _readings(src, inside, aspect)
+            # again with the faces' aspect the hand shows in this photo, and at that
+            # face's pitch (the photo's face size then judges the readings)
+            if aspect is not None:
+                readings = _readings(src, inside, aspect)
+            readings = readings + _readings(src, inside, own, True)
         readings = readings + [o for r in readings if (o := _as_one_face(r, face)) is not None]
         best = max(readings, key=lambda r: r.score - _size_penalty(r, face))
         cut, strip = _merge_slivers(best.cut, face, inside), best.strip
