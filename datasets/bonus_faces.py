@@ -10,10 +10,8 @@ fonts, sizes, colours and places, over pictures taken from the other
 artworks (half the time a picture of the same flower, half the time any
 picture, a bird of 1 bamboo included), so only the writing tells the label.
 
-A number alone does not name a season (flower 1 and season 1 share it, and
-season pictures differ in every set), so seasons always carry a character or
-an English word; a flower may carry only its number over a picture *of that
-flower* (plum, orchid, chrysanthemum and bamboo look alike in every set). Held-out styles
+A number alone never names a bonus tile (flower 1 and season 1 share it), so
+every face carries a character or an English word. Held-out styles
 (:data:`datasets.artwork.HELD_OUT_STYLES`) are never used as pictures.
 """
 
@@ -126,9 +124,7 @@ def bonus_face(code: str, pictures: Pictures,
     latin = latin_fonts[rng.integers(len(latin_fonts))]
     number = str(n) if rng.random() < 0.7 else CHINESE_NUMBERS[n - 1]
     num_font = latin if number.isdigit() else cjk
-    layouts = ["corners", "char_only", "stacked", "english", "number_only"]
-    weights = [0.35, 0.2, 0.15, 0.12, 0.18] if kind == "f" else [0.4, 0.25, 0.2, 0.15, 0.0]
-    layout = rng.choice(layouts, p=weights)
+    layout = rng.choice(["corners", "char_only", "stacked", "english"], p=[0.4, 0.25, 0.2, 0.15])
     char_size = h * rng.uniform(0.11, 0.24)
     num_size = h * rng.uniform(0.1, 0.2)
     margin = w * rng.uniform(0.05, 0.1)
@@ -152,10 +148,6 @@ def bonus_face(code: str, pictures: Pictures,
         _, nh = _text(d, num_font, number, x, h * 0.04 + num_size / 2, num_size, _ink(rng))
         _text(d, cjk, char, x, h * 0.06 + nh + char_size / 2, char_size, _ink(rng))
         top = 0.12
-    elif layout == "number_only":  # a flower named by its picture and number alone
-        x = margin + num_size / 2 if left else w - margin - num_size / 2
-        _text(d, num_font, number, x, h * 0.04 + num_size / 2, num_size, _ink(rng))
-        top = 0.06 + num_size / h * 0.6
     else:  # an English word at the bottom, a number or the character at the top
         word = ENGLISH[kind][n - 1]
         size = min(h * 0.12, w * 0.9 / (0.62 * len(word)))
@@ -166,11 +158,9 @@ def bonus_face(code: str, pictures: Pictures,
         top = 0.08 + num_size / h
     other = "1s" if rng.random() < 0.5 else ("g" if kind == "f" else "f")
     pool = pictures[kind if rng.random() < 0.75 else other] or pictures[kind]
-    same = [p for c, p in pictures[kind] if c == code]
-    if layout == "number_only" or (same and rng.random() < 0.5):
-        pic = same[rng.integers(len(same))]
-    else:
-        pic = pool[rng.integers(len(pool))][1]
+    same = [p for c, p in pool if c == code]
+    pic = (same[rng.integers(len(same))] if same and rng.random() < 0.5
+           else pool[rng.integers(len(pool))][1])
     under = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     bottom = 0.84 if layout == "english" else 0.97  # the word stays readable
     _paste_picture(under, pic, top, bottom, rng)

@@ -63,9 +63,8 @@ class TileNet(nn.Module):
     def __init__(self, n_classes: int = len(LABELS)) -> None:
         super().__init__()
         self.features = nn.Sequential(
-            conv_bn(4, 16),  # 80x60: thin strokes of small corner characters survive
-            conv_bn(16, 32, 2),  # 40x30
-            conv_bn(32, 32, 2),  # 20x15
+            conv_bn(3, 16, 2),  # 40x30
+            conv_bn(16, 32, 2),  # 20x15
             conv_bn(32, 48),
             conv_bn(48, 96, 2),  # 10x8
             conv_bn(96, 96),
@@ -80,10 +79,7 @@ class TileNet(nn.Module):
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         mean = x.mean(dim=(1, 2, 3), keepdim=True)
         std = x.std(dim=(1, 2, 3), keepdim=True) + 8.0
-        # the normalised image, plus its overall lightness as a 4th channel: a blank
-        # white dragon and a plain grey back differ in little else
-        level = (mean - 128.0) / 64.0 * torch.ones_like(x[:, :1])
-        x = torch.cat([(x - mean) / std, level], dim=1)
+        x = (x - mean) / std
         f = self.features(x).flatten(1)
         f = F.relu(self.fc(self.drop(f)))
         f = self.drop(f)

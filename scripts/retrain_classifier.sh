@@ -10,11 +10,11 @@
 # 20), so a slow or busy machine sees fewer batches instead of a longer run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DATA=${DATA:-build/tiles4}
+DATA=${DATA:-build/tiles3}
 OUT=${OUT:-build/retrain}
 TOTAL_MIN=${TOTAL_MIN:-56}
 start=$(date +%s)
-python3 -m datasets.tile_dataset --out "$DATA" --train-per-class 3000 --test-per-class 120 --seed 2
+python3 -m datasets.tile_dataset --out "$DATA" --train-per-class 1600 --test-per-class 120 --seed 2
 used_min=$(( ($(date +%s) - start) / 60 ))
 budget=$(( TOTAL_MIN - used_min - 2 ))  # 2 minutes for export and evaluation
 (( budget < 20 )) && budget=20
