@@ -106,6 +106,11 @@ def _text(d: ImageDraw.ImageDraw, font: Path, s: str, cx: float, cy: float, size
     return x1 - x0, y1 - y0
 
 
+def _corner_x(w: float, margin: float, size: float, left: bool) -> float:
+    """Centre of a mark of ``size`` in the left or right top corner."""
+    return margin + size / 2 if left else w - margin - size / 2
+
+
 def _ink(rng: np.random.Generator) -> tuple[int, int, int]:
     c = INKS[rng.integers(len(INKS))]
     return tuple(int(np.clip(v + rng.normal(0, 12), 0, 255)) for v in c)  # type: ignore[return-value]
@@ -132,19 +137,19 @@ def bonus_face(code: str, pictures: Pictures,
     top = 0.1
     if layout == "corners":  # number in one top corner, character in the other (or centre)
         cy = h * 0.04 + char_size / 2
-        nx = margin + num_size / 2 if left else w - margin - num_size / 2
-        _text(d, num_font, number, nx, h * 0.04 + num_size / 2, num_size, _ink(rng))
-        cx = (w - margin - char_size / 2 if left else margin + char_size / 2)
+        _text(d, num_font, number, _corner_x(w, margin, num_size, left),
+              h * 0.04 + num_size / 2, num_size, _ink(rng))
+        cx = _corner_x(w, margin, char_size, not left)
         if rng.random() < 0.3:
             cx = w / 2
         _text(d, cjk, char, cx, cy, char_size, _ink(rng))
         top = 0.06 + max(char_size, num_size) / h
     elif layout == "char_only":  # one character in a top corner
-        cx = margin + char_size / 2 if left else w - margin - char_size / 2
-        _text(d, cjk, char, cx, h * 0.04 + char_size / 2, char_size, _ink(rng))
+        _text(d, cjk, char, _corner_x(w, margin, char_size, left),
+              h * 0.04 + char_size / 2, char_size, _ink(rng))
         top = 0.06 + char_size / h * 0.6  # the picture may reach beside it
     elif layout == "stacked":  # number over character down one side
-        x = margin + char_size / 2 if left else w - margin - char_size / 2
+        x = _corner_x(w, margin, char_size, left)
         _, nh = _text(d, num_font, number, x, h * 0.04 + num_size / 2, num_size, _ink(rng))
         _text(d, cjk, char, x, h * 0.06 + nh + char_size / 2, char_size, _ink(rng))
         top = 0.12
@@ -153,8 +158,8 @@ def bonus_face(code: str, pictures: Pictures,
         size = min(h * 0.12, w * 0.9 / (0.62 * len(word)))
         _text(d, latin, word, w / 2, h * 0.97 - size / 2, size, _ink(rng))
         mark, font = (number, num_font) if rng.random() < 0.5 else (char, cjk)
-        x = margin + num_size / 2 if left else w - margin - num_size / 2
-        _text(d, font, mark, x, h * 0.04 + num_size / 2, num_size, _ink(rng))
+        _text(d, font, mark, _corner_x(w, margin, num_size, left),
+              h * 0.04 + num_size / 2, num_size, _ink(rng))
         top = 0.08 + num_size / h
     other = "1s" if rng.random() < 0.5 else ("g" if kind == "f" else "f")
     pool = pictures[kind if rng.random() < 0.75 else other] or pictures[kind]
