@@ -46,9 +46,13 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
+
+if TYPE_CHECKING:  # Pillow is needed only by the data build
+    from PIL import ImageDraw
 
 FACE_H = 200
 """Height of every face image (pixels)."""
@@ -356,11 +360,27 @@ CJK_FONTS: tuple[Path, ...] = (
     Path("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"),
     Path("/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf"),
 )
-_NUMERALS = "一二三四五六七八九"
+NUMERALS = "一二三四五六七八九"
 _WINDS = "東南西北"
-_FLOWER_CHARS = "梅蘭菊竹"
-_SEASON_CHARS = "春夏秋冬"
+FLOWER_CHARS = "梅蘭菊竹"
+"""Plum, orchid, chrysanthemum, bamboo: the characters of flowers 1f-4f."""
+SEASON_CHARS = "春夏秋冬"
+"""Spring, summer, autumn, winter: the characters of seasons 1g-4g."""
 _INKS = ((20, 20, 20), (30, 40, 150), (180, 20, 30), (20, 110, 50), (30, 30, 90))
+
+
+def draw_centred_text(d: ImageDraw.ImageDraw, font: Path, s: str, cx: float, cy: float,
+                      size: float, fill: tuple[int, ...]) -> tuple[float, float]:
+    """Draw ``s`` with its ink box centred on (cx, cy); returns the box's width and height.
+
+    Font metrics put a glyph's ink anywhere in its advance box, so procedural faces
+    centre the measured ink, not the box."""
+    from PIL import ImageFont
+
+    f = ImageFont.truetype(str(font), max(6, int(size)))
+    x0, y0, x1, y1 = d.textbbox((0, 0), s, font=f)
+    d.text((cx - (x1 - x0) / 2 - x0, cy - (y1 - y0) / 2 - y0), s, font=f, fill=fill)
+    return x1 - x0, y1 - y0
 
 
 def _cjk_faces(variants_per_font: int = 3) -> FaceSet:
@@ -371,7 +391,7 @@ def _cjk_faces(variants_per_font: int = 3) -> FaceSet:
     hand, while its pictures (flowers!) differ completely. Faces that share only
     the characters, over random plant drawings, teach the classifier to read them.
     """
-    from PIL import Image, ImageDraw, ImageFont
+    from PIL import Image, ImageDraw
 
     rng = np.random.default_rng(11)
     fonts = [f for f in CJK_FONTS if f.exists()]
@@ -385,12 +405,7 @@ def _cjk_faces(variants_per_font: int = 3) -> FaceSet:
         c = _INKS[rng.integers(len(_INKS))]
         return (*(int(np.clip(v + rng.normal(0, 15), 0, 255)) for v in c), 255)  # type: ignore[return-value]
 
-    def text(d: ImageDraw.ImageDraw, font_path: Path, ch: str, cx: float, cy: float,
-             size: int, fill: tuple[int, ...], sx: float = 1.0) -> None:
-        font = ImageFont.truetype(str(font_path), size)
-        box = d.textbbox((0, 0), ch, font=font)
-        w, h = box[2] - box[0], box[3] - box[1]
-        d.text((cx - w / 2 - box[0], cy - h / 2 - box[1]), ch, font=font, fill=fill)
+    text = draw_centred_text
 
     def corner(d: ImageDraw.ImageDraw, label: str) -> None:
         x = 30 if rng.random() < 0.5 else FACE_W * 2 - 30
@@ -428,7 +443,7 @@ def _cjk_faces(variants_per_font: int = 3) -> FaceSet:
 
     for fp in fonts:
         for _ in range(variants_per_font):
-            for n, ch in enumerate(_NUMERALS, 1):
+            for n, ch in enumerate(NUMERALS, 1):
                 im, d = canvas()
                 if n == 5 and rng.random() < 0.5:
                     ch = "伍"
@@ -454,7 +469,7 @@ def _cjk_faces(variants_per_font: int = 3) -> FaceSet:
                  int(rng.uniform(170, 230)), (20, int(rng.integers(100, 150)), 50, 255))
             done("6z", im)
             for n in range(1, 5):
-                for code, chars in (("f", _FLOWER_CHARS), ("g", _SEASON_CHARS)):
+                for code, chars in (("f", FLOWER_CHARS), ("g", SEASON_CHARS)):
                     im, d = canvas()
                     plant(d)
                     size = int(rng.uniform(58, 85))
@@ -462,7 +477,7 @@ def _cjk_faces(variants_per_font: int = 3) -> FaceSet:
                     x = 40 if left else FACE_W * 2 - 40
                     text(d, fp, chars[n - 1], x, 40, size, ink())
                     arabic = rng.random() < 0.7
-                    num = str(n) if arabic else _NUMERALS[n - 1]
+                    num = str(n) if arabic else NUMERALS[n - 1]
                     text(d, fonts[0] if arabic else fp, num, FACE_W * 2 - x, 40, 48,
                          (200, 30, 30, 255))
                     done(f"{n}{code}", im)

@@ -20,13 +20,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from datasets import artwork
+from datasets.artwork import FLOWER_CHARS, NUMERALS, SEASON_CHARS
+from datasets.artwork import draw_centred_text as _text
 
-FLOWER_CHARS = "梅蘭菊竹"
-SEASON_CHARS = "春夏秋冬"
-CHINESE_NUMBERS = "一二三四"
 ENGLISH = {
     "f": ("PLUM", "ORCHID", "MUM", "BAMBOO"),
     "g": ("SPRING", "SUMMER", "AUTUMN", "WINTER"),
@@ -97,23 +96,14 @@ def _paste_picture(canvas: Image.Image, pic: np.ndarray, top: float, bottom: flo
     canvas.alpha_composite(im, (min(max(0, x), w - im.width), max(int(h * top), y)))
 
 
-def _text(d: ImageDraw.ImageDraw, font: Path, s: str, cx: float, cy: float, size: float,
-          fill: tuple[int, int, int]) -> tuple[float, float]:
-    """Draw ``s`` centred on (cx, cy); returns its drawn width and height."""
-    f = ImageFont.truetype(str(font), max(6, int(size)))
-    x0, y0, x1, y1 = d.textbbox((0, 0), s, font=f)
-    d.text((cx - (x1 - x0) / 2 - x0, cy - (y1 - y0) / 2 - y0), s, font=f, fill=(*fill, 255))
-    return x1 - x0, y1 - y0
-
-
 def _corner_x(w: float, margin: float, size: float, left: bool) -> float:
     """Centre of a mark of ``size`` in the left or right top corner."""
     return margin + size / 2 if left else w - margin - size / 2
 
 
-def _ink(rng: np.random.Generator) -> tuple[int, int, int]:
+def _ink(rng: np.random.Generator) -> tuple[int, int, int, int]:
     c = INKS[rng.integers(len(INKS))]
-    return tuple(int(np.clip(v + rng.normal(0, 12), 0, 255)) for v in c)  # type: ignore[return-value]
+    return (*(int(np.clip(v + rng.normal(0, 12), 0, 255)) for v in c), 255)  # type: ignore[return-value]
 
 
 def bonus_face(code: str, pictures: Pictures,
@@ -127,7 +117,7 @@ def bonus_face(code: str, pictures: Pictures,
     char = (FLOWER_CHARS if kind == "f" else SEASON_CHARS)[n - 1]
     cjk = cjk_fonts[rng.integers(len(cjk_fonts))]
     latin = latin_fonts[rng.integers(len(latin_fonts))]
-    number = str(n) if rng.random() < 0.7 else CHINESE_NUMBERS[n - 1]
+    number = str(n) if rng.random() < 0.7 else NUMERALS[n - 1]
     num_font = latin if number.isdigit() else cjk
     layout = rng.choice(["corners", "char_only", "stacked", "english"], p=[0.4, 0.25, 0.2, 0.15])
     char_size = h * rng.uniform(0.11, 0.24)
