@@ -29,15 +29,16 @@ from vision.classify import MIN_CONFIDENCE, TURNABLE, TileClassifier  # noqa: E4
 
 
 def run(clf: TileClassifier, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Top-1 label index, its probability, predicted upside-down flag (RGB input)."""
+    """Top-1 label index, its probability, predicted upside-down flag (RGB input).
+
+    Reads the crops as the product does (``TileClassifier.probabilities``: both
+    ways up, averaged), so these figures are the ones users get."""
     preds, confs, ups = [], [], []
     for i in range(0, len(x), 256):
-        logits, orient = clf.logits(list(x[i : i + 256]), rgb=True)
-        z = np.exp(logits - logits.max(1, keepdims=True))
-        p = z / z.sum(1, keepdims=True)
+        p, p_up = clf.probabilities(list(x[i : i + 256]), rgb=True)
         preds.append(p.argmax(1))
         confs.append(p.max(1))
-        ups.append(orient.argmax(1))
+        ups.append((p_up > 0.5).astype(np.int64))
     return np.concatenate(preds), np.concatenate(confs), np.concatenate(ups)
 
 

@@ -144,6 +144,18 @@ def test_held_out_real_tiles_are_read(clf: TileClassifier) -> None:
         assert np.mean([g.orientation == turned for g in asym]) >= 0.9
 
 
+def test_a_tile_reads_the_same_both_ways_up(clf: TileClassifier) -> None:
+    """Both views are read and averaged, so turning a crop changes only its
+    orientation, never its label or confidence."""
+    items = real_crops(("K",))[:6]
+    imgs = [cv2.imread(str(p)) for p, _ in items]
+    turned = [np.ascontiguousarray(i[::-1, ::-1]) for i in imgs]
+    p_a, up_a = clf.probabilities(imgs)
+    p_b, up_b = clf.probabilities(turned)
+    np.testing.assert_allclose(p_a, p_b, atol=1e-5)
+    np.testing.assert_allclose(up_a, 1 - up_b, atol=1e-5)
+
+
 def test_rgb_and_bgr_inputs_agree_when_told(clf: TileClassifier) -> None:
     items = real_crops(("J",))[:4]
     bgr = [cv2.imread(str(p)) for p, _ in items]

@@ -218,32 +218,25 @@ def _classify(classifier: Classifier, crops: Sequence[np.ndarray]
     Many faces look the same upside down (2, 4, 6, 8 dots or bamboo): their
     votes on whether the photo was taken from across the table are noise, and
     the model says so with an orientation probability near one half. The
-    bundled classifier exposes its raw outputs, so the model runs once for both.
+    bundled classifier exposes its probabilities, so the model runs once for both.
     """
     if not crops:
         return [], []
-    logits = getattr(classifier, "logits", None)
+    probabilities = getattr(classifier, "probabilities", None)
     labels = getattr(classifier, "labels", None)
-    if logits is None or labels is None:
+    if probabilities is None or labels is None:
         guesses = list(classifier.classify(crops, rgb=True))
         return guesses, [g.confidence for g in guesses]
     from vision.classify import MIN_CONFIDENCE, NONE, TileGuess
     from vision.classify import Alternative as ClassAlternative
 
-    raw, orient = logits(crops, rgb=True)
-    probs, up = _softmax(raw), _softmax(orient)
+    probs, p_up = probabilities(crops, rgb=True)
     out: list[_Guess] = []
-    for p, o in zip(probs, up, strict=True):
+    for p, up in zip(probs, p_up, strict=True):
         top3 = tuple(ClassAlternative(labels[j], float(p[j])) for j in np.argsort(-p)[:3])
         code = top3[0].code if top3[0].probability >= MIN_CONFIDENCE else NONE
-        out.append(TileGuess(code, top3[0].probability, top3, 180 if o[1] > 0.5 else 0))
-    return out, [float(abs(o[1] - 0.5) * 2) for o in up]
-
-
-def _softmax(z: np.ndarray) -> np.ndarray:
-    e = np.exp(z - z.max(axis=1, keepdims=True))
-    out: np.ndarray = e / e.sum(axis=1, keepdims=True)
-    return out
+        out.append(TileGuess(code, top3[0].probability, top3, 180 if up > 0.5 else 0))
+    return out, [float(abs(up - 0.5) * 2) for up in p_up]
 
 
 def _groups(tiles: Sequence[RecognizedTile]) -> list[Group]:
