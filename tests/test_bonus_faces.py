@@ -41,3 +41,14 @@ def test_same_writing_in_both_lists_is_impossible() -> None:
     """A flower and a season never share their character or English word."""
     assert set(bonus_faces.FLOWER_CHARS).isdisjoint(bonus_faces.SEASON_CHARS)
     assert set(bonus_faces.ENGLISH["f"]).isdisjoint(bonus_faces.ENGLISH["g"])
+
+
+def test_writing_keeps_inside_the_face_margin() -> None:
+    """A crop a little tight must still show the writing: nothing is drawn in the
+    outer band that the segmenter's tight crops cut away."""
+    faces = bonus_faces.bonus_faces(per_code=6, seed=3)
+    band = int(artwork.FACE_H * bonus_faces.TOP_MARGIN * 0.9)
+    for code, imgs in faces.items():
+        for face in imgs:
+            assert (face[:band, :, 3] <= 40).all(), code
+            assert (face[-band:, :, 3] <= 40).all(), code

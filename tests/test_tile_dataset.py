@@ -16,6 +16,7 @@ from datasets.tile_dataset import (
     REAL_TRAIN_SETS,
     TILE_CODES,
     load_real,
+    mirror_variant,
     photometric,
     render_none,
     render_tile,
@@ -103,3 +104,16 @@ def test_corner_index_marks_suits_and_winds_only(monkeypatch: pytest.MonkeyPatch
         marked = tile_dataset.corner_index(face, code, rng)
         top = marked[: artwork.FACE_H // 5, :, 3]
         assert top.max() > 200, code  # the index is printed in a top corner
+
+
+def test_only_tiles_drawn_both_ways_are_mirrored() -> None:
+    """Mirroring 1 bamboo's bird or the dots' diagonal keeps the tile; a mirrored
+    character would be a face no set prints."""
+    rng = np.random.default_rng(0)
+    face = np.arange(5 * 4 * 4, dtype=np.uint8).reshape(5, 4, 4)
+    flips = [mirror_variant(face, "7p", rng) for _ in range(200)]
+    mirrored = sum(np.array_equal(f, face[:, ::-1]) for f in flips)
+    assert 0.2 * 200 < mirrored < 0.4 * 200
+    assert all(np.array_equal(f, face) or np.array_equal(f, face[:, ::-1]) for f in flips)
+    for code in ("1m", "2z", "1f", "5p"):
+        assert all(mirror_variant(face, code, rng) is face for _ in range(50))
