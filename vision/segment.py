@@ -71,6 +71,13 @@ its own seams."""
 ASPECT_RANGE = (0.5, 1.4)
 """Width / height of a face in an upright strip, any tilt up to 45° (foreshortened
 heights: up to ~1.2; a row seen along its length: down to ~0.55)."""
+OWN_COLUMNS = 0.35
+"""Weight of a grid row's own seams against the seams all its rows share (columns in line)."""
+FRAGMENT = 0.5
+"""A run whose cells are all under this share of the photo's face height is not tiles."""
+SHARED_FLOOR = 0.05
+"""A row without a trace of a seam at a column counts as this much (the geometric mean of
+the rows' seams is not zeroed by one row's noise)."""
 ASPECT_PRIOR = 0.25
 """Cost of a tile count per unit of log-distance from the prior aspect (a mild tie-break)."""
 
@@ -180,6 +187,12 @@ def _face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     # A pixel of the table's colours is table, unless nearer the faces' own colour (the
     # lightest pixels): a cream table is close to ivory faces, but not as close.
     lightest = (white >= face_level - 10) & (mask > 0)
+    glare = np.count_nonzero(lightest) < 20 and np.count_nonzero(mask) >= 20
+    if glare:
+        # The photo's lightest pixels are the table's (a bright patch of light, glare),
+        # not in the mask: the faces are the lightest of what stands out from the table.
+        level = float(np.percentile(white[mask > 0], 99.5))
+        lightest = (white >= level - 10) & (mask > 0)
     if np.count_nonzero(lightest) >= 20:
         face_lab = np.median(lab[lightest][:: max(1, int(np.count_nonzero(lightest)) // 2000)],
                              axis=0)
@@ -189,7 +202,21 @@ def _face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         # the table's own, not the faces'. The table's very colours (a checked cloth's
         # light squares in a bright corner) stay table.
         drop = (d < 12) & (d < d_face)
-        lighter = drop & (white >= _table_median(white, k) + LIGHTER) & (d_face < 3 * d)
+        above = white >= _table_median(white, k) + LIGHTER
+        if glare:
+            # Where the table is as light as faces, standing out from its darkest part
+            # (a shadow's edge) is no evidence: a face must be lighter than the table's
+            # median around it, or differ from it in hue, whatever its colour.
+            drop |= ~above
+        lighter = drop & above
+        if glare and lighter.any():
+            # ... and nearer the faces' hue than three times the table's colour, lightness
+            # left out: the lightest faces stand in the same light as the glare, and a
+            # face at the light's edge is darker than they are, not another colour
+            lighter[lighter] = _table_distance(lab[lighter][None], face_lab[None, :],
+                                               (0.0, 1.0, 1.0))[0] < 3 * d[lighter]
+        else:
+            lighter &= d_face < 3 * d
         # A face as light as the table and near its colours (ivory under a colour cast,
         # in a hand's shadow on grey paper) still differs in hue from the table right
         # around it, whose colour over a few tiles is steady. The step must stand well
@@ -713,24 +740,18 @@ def _cut_rows(m: np.ndarray, g: np.ndarray, rows: list[tuple[int, int]], pitch_x
     quads: list[tuple[np.ndarray, int, bool]] = []
     aspects: list[float] = []
     seam_score = list(seam_score)
-    for line, (ra, rb) in enumerate(rows):
-        band_m = m[ra:rb]
-        row_h = rb - ra
-        cols = band_m.sum(axis=0) / 255.0
-        # the run's ends: columns at least half a face high (a pale side below a
-        # tile's dark back is lower than that)
-        bx0, bx1 = _extent((cols >= 0.45 * row_h)[None, :], 0)
-        if bx1 - bx0 < MIN_TILE_PX:
+    bands = [_band(m, g, ra, rb, pitch_x, len(rows)) for ra, rb in rows]
+    shared = _shared_columns(bands, m.shape[1], pitch_x)
+    for line, ((ra, rb), band) in enumerate(zip(rows, bands, strict=True)):
+        if band is None:
             continue
-        full_h = np.percentile(cols[bx0:bx1], 90)
-        # a turned tile is only ever in a meld: a short run of its own
-        short = (bx1 - bx0) < 5.5 * pitch_x
-        band_s = (seam_profile(g[ra:rb], band_m, 0) if short and len(rows) == 1
-                  else column_seams(g[ra:rb], band_m))
-        wide = (cols < 0.87 * full_h).astype(np.float64) if len(rows) == 1 and short else None
-        sn = _normalised(band_s, bx0, bx1)
+        band_s, sn, bx0, bx1, wide = band.strength, band.norm, band.x0, band.x1, band.wide
+        if shared is not None:
+            band_s = sn = np.clip(OWN_COLUMNS * sn + (1 - OWN_COLUMNS) * shared, 0, 1)
+        row_h = rb - ra
         cuts = _best_division(band_s, sn, bx0, bx1, pitch_x, wide,
                               row_h if wide is not None else 0.0, open_ends)
+        band_m = m[ra:rb]
         for a, b in itertools.pairwise(cuts):
             if b - a < MIN_TILE_PX * 0.7:
                 continue
@@ -753,6 +774,62 @@ def _cut_rows(m: np.ndarray, g: np.ndarray, rows: list[tuple[int, int]], pitch_x
     aspect_err = float(np.median(np.abs(np.log(np.array(aspects) / aspect))))
     seams = float(np.mean(seam_score)) if seam_score else 0.3
     return quads, seams - 3 * aspect_err
+
+
+@dataclass(frozen=True)
+class _Band:
+    """One row band of a strip: its seam profile, normalised, and where its faces run."""
+
+    strength: np.ndarray
+    norm: np.ndarray
+    x0: int
+    x1: int
+    wide: np.ndarray | None  # columns that look like a turned tile (a single short run)
+
+
+def _band(m: np.ndarray, g: np.ndarray, ra: int, rb: int, pitch_x: float, n_rows: int
+          ) -> _Band | None:
+    """One row band's seam profile, normalised profile, extent and turned-tile columns
+    (None when the band holds no run of faces)."""
+    band_m = m[ra:rb]
+    row_h = rb - ra
+    cols = band_m.sum(axis=0) / 255.0
+    # the run's ends: columns at least half a face high (a pale side below a
+    # tile's dark back is lower than that)
+    bx0, bx1 = _extent((cols >= 0.45 * row_h)[None, :], 0)
+    if bx1 - bx0 < MIN_TILE_PX:
+        return None
+    full_h = np.percentile(cols[bx0:bx1], 90)
+    # a turned tile is only ever in a meld: a short run of its own
+    short = (bx1 - bx0) < 5.5 * pitch_x
+    band_s = (seam_profile(g[ra:rb], band_m, 0) if short and n_rows == 1
+              else column_seams(g[ra:rb], band_m))
+    wide = (cols < 0.87 * full_h).astype(np.float64) if n_rows == 1 and short else None
+    return _Band(band_s, _normalised(band_s, bx0, bx1), bx0, bx1, wide)
+
+
+def _shared_columns(bands: list[_Band | None], width: int, pitch: float) -> np.ndarray | None:
+    """The seams a grid's rows share: the geometric mean of their normalised column
+    profiles (each widened by a few pixels: a grid is never perfectly straight).
+
+    A set laid out in a grid has its columns in line, so a seam runs on through
+    every row, however faintly, while ink is in some rows only: a row of bamboos
+    (sticks drawn in columns, seams washed out) is cut where every row shows a
+    seam. Rows laid out of line share nothing, and their own seams decide. None for
+    fewer than three rows."""
+    present = [b for b in bands if b is not None]
+    if len(present) < 3:
+        return None
+    logs = np.zeros(width, np.float64)
+    count = np.zeros(width, np.float64)
+    k = np.ones((1, 2 * max(1, round(0.05 * pitch)) + 1), np.uint8)
+    for b in present:
+        wide = cv2.dilate(b.norm.reshape(1, -1).astype(np.float32), k).ravel()
+        logs[b.x0:b.x1 + 1] += np.log(SHARED_FLOOR + wide[b.x0:b.x1 + 1])
+        count[b.x0:b.x1 + 1] += 1
+    out: np.ndarray = np.where(count >= 3, np.exp(logs / np.maximum(count, 1)) - SHARED_FLOOR,
+                               0.0).clip(0, 1)
+    return out
 
 
 def _best_division(strength: np.ndarray, sn: np.ndarray, start: int, end: int, pitch: float,
@@ -956,6 +1033,17 @@ def _size_penalty(reading: _Reading, face: _FaceSize | None) -> float:
     return 2.0 * float(np.mean(err))
 
 
+def _fragments(reading: _Reading, face: _FaceSize | None) -> bool:
+    """Whether every cell of a run is under half the photo's face height either way.
+
+    Such a run is pieces of a face that the mask broke apart (ink across a face in
+    a shadow's edge), or specks: no tile in one photo of a hand is half the size of
+    the hand's own faces (a 45° tilt changes the scale across a hand by far less)."""
+    if face is None or not reading.cut:
+        return False
+    return all(max(w, h) < FRAGMENT * face.height for w, h, _ in reading.sizes())
+
+
 def _merge_slivers(cut: list[tuple[np.ndarray, int, bool]], face: _FaceSize | None,
                    inside: bool) -> list[tuple[np.ndarray, int, bool]]:
     """Merge faces much narrower than the row's faces into a touching neighbour.
@@ -1079,6 +1167,8 @@ def segment(image: np.ndarray, *, work_side: int = WORK_SIDE) -> Segmentation:
             readings = readings + _readings(src, inside, own, True)
         readings = readings + [o for r in readings if (o := _as_one_face(r, face)) is not None]
         best = max(readings, key=lambda r: r.score - _size_penalty(r, face))
+        if _fragments(best, face):
+            continue
         cut, strip = _merge_slivers(best.cut, face, inside), best.strip
         if not cut:
             continue
