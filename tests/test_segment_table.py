@@ -59,3 +59,15 @@ def test_faces_under_a_colour_cast_beside_a_bright_patch_of_table_are_found() ->
     quads = segment(scene.image).quads
     m = match_outlines([q.corners for q in quads], [np.array(t.outline) for t in scene.tiles])
     assert (m.n_truth - len(m.pairs), m.n_found - len(m.pairs)) == (0, 0)
+
+
+def test_a_bright_patch_of_a_pale_table_is_not_a_tile() -> None:
+    """Light falling on the middle of a KMahjongg table makes a patch a shade nearer
+    the faces' colour than the table's colours learnt at the photo's border; nothing
+    in it is lighter than the table around it or of another hue, as faces are. It was
+    cut into two extra outlines before."""
+    scene = generate_scene(1082, size=(1333, 1000))
+    assert scene.background == "kde"
+    quads = segment(scene.image).quads
+    m = match_outlines([q.corners for q in quads], [np.array(t.outline) for t in scene.tiles])
+    assert (m.n_truth - len(m.pairs), m.n_found - len(m.pairs)) == (0, 0)

@@ -73,6 +73,9 @@ ASPECT_RANGE = (0.5, 1.4)
 heights: up to ~1.2; a row seen along its length: down to ~0.55)."""
 OWN_COLUMNS = 0.35
 """Weight of a grid row's own seams against the seams all its rows share (columns in line)."""
+PLAIN = 0.1
+"""A run of the mask with under this share of pixels lighter than the table around them
+(or of another hue) is a bright patch of table."""
 FRAGMENT = 0.5
 """A run whose cells are all under this share of the photo's face height is not tiles."""
 SHARED_FLOOR = 0.05
@@ -232,9 +235,36 @@ def _face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             lighter[lighter] = _table_distance(lab[lighter][None], vivid,
                                                (0.0, 1.0, 1.0))[0] >= TABLE_EXACT
         mask[drop & ~lighter] = 0
+        mask = _without_plain_table(mask, above | (step >= max(HUE_STEP, 2 * own)))
     else:
         mask[d < 12] = 0
     return mask, np.asarray(centres, np.float32)
+
+
+def _without_plain_table(mask: np.ndarray, evidence: np.ndarray) -> np.ndarray:
+    """The mask less its runs that nothing marks as faces.
+
+    A bright patch in the middle of a pale table (light falling on it) can be a
+    shade nearer the faces' colour than the table's colours learnt at the border,
+    and so kept; but no pixel of it is lighter than the table's median around it,
+    nor of another hue, while faces are (on paper or cream, in shade or not) or
+    touch faces that are. A run with under :data:`PLAIN` of such pixels is table."""
+    closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(
+        cv2.MORPH_RECT, (5, 5)))
+    n, labels = cv2.connectedComponents(closed)
+    if n <= 1:
+        return mask
+    on = mask.ravel() > 0
+    lab = labels.ravel()[on]
+    total = np.bincount(lab, minlength=n)
+    marked = np.bincount(lab, weights=evidence.ravel()[on].astype(np.float64), minlength=n)
+    plain = (total > 0) & (marked < PLAIN * np.maximum(total, 1))
+    plain[0] = False
+    if not plain.any():
+        return mask
+    out = mask.copy()
+    out[plain[labels]] = 0
+    return out
 
 
 def _table_median(white: np.ndarray, k: int) -> np.ndarray:
