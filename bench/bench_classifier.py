@@ -5,11 +5,12 @@ instant, so classifying a hand should take well under 15 ms on a laptop CPU.
 
 Reproduce (from the repository root)::
 
-    python3 bench/bench_classifier.py            # --repeats 50 --threads 2
+    python3 bench/bench_classifier.py            # --repeats 50
 
-Times ``TileClassifier.classify`` end to end (resize + onnxruntime + softmax)
-on random 240x320 BGR crops (the size the segmenter returns) and prints the
-median over the repeats, per batch and per crop.
+Times ``TileClassifier.classify`` end to end (resize + onnxruntime over both
+views of each crop, see ``TileClassifier.probabilities`` + softmax) on random
+240x320 BGR crops (the size the segmenter returns) and prints the median over
+the repeats, per batch and per crop.
 """
 
 from __future__ import annotations
