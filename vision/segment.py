@@ -15,11 +15,14 @@ using the regularity of a row of tiles:
    the face aspect (about 3:4) as a prior when there are few seams; a long
    row checks its tile count against every aspect a tilt allows;
 5. a dynamic programme places the cuts: near-regular widths (one turned tile
-   in a meld is allowed to be a tile-height wide) at the strongest seams;
+   in a meld is allowed to be a tile-height wide) at the strongest seams; the
+   rows of a grid also weigh the seams all rows share (a grid's columns are in
+   line, ink is not);
 6. the photo's own face (size and aspect, from its long runs) then judges the
    short runs: a meld is cut again at the hand's aspect and at its face's pitch
    (ink drawn in columns repeats faster than faces), a sliver joins its
-   neighbour, a lone tile crossed by ink stays one tile.
+   neighbour, a lone tile crossed by ink stays one tile, a run of cells under
+   half a face is pieces of one and is dropped.
 
 All of it runs on a copy scaled to :data:`WORK_SIDE` pixels; quadrilaterals are
 returned in the input image's pixels.
