@@ -71,3 +71,19 @@ def test_a_bright_patch_of_a_pale_table_is_not_a_tile() -> None:
     quads = segment(scene.image).quads
     m = match_outlines([q.corners for q in quads], [np.array(t.outline) for t in scene.tiles])
     assert (m.n_truth - len(m.pairs), m.n_found - len(m.pairs)) == (0, 0)
+
+
+def test_only_a_plain_run_without_marks_is_dropped_as_table() -> None:
+    """Of two runs of the mask with no pixel lighter than the table around them nor of
+    another hue, the smooth one (a patch of light) is table; the one crossed by ink is
+    kept (faces crowding the table's median in a close-up still have their ink)."""
+    from vision.segment import _without_plain_table
+
+    mask = np.zeros((60, 200), np.uint8)
+    mask[10:50, 10:90] = 255
+    mask[10:50, 110:190] = 255
+    white = np.full(mask.shape, 200, np.uint8)
+    white[10:50, 110:190:6] = 140  # the soft edges of ink strokes across the second run
+    out = _without_plain_table(mask, np.zeros(mask.shape, bool), white)
+    assert not out[10:50, 10:90].any()
+    assert (out[10:50, 110:190] > 0).all()

@@ -79,6 +79,8 @@ OWN_COLUMNS = 0.35
 PLAIN = 0.1
 """A run of the mask with under this share of pixels lighter than the table around them
 (or of another hue) is a bright patch of table."""
+PLAIN_STD = 12.0
+"""Spread of lightness (V - S, standard deviation) under which a run has no ink at all."""
 FRAGMENT = 0.5
 """A run whose cells are all under this share of the photo's face height is not tiles."""
 SHARED_FLOOR = 0.05
@@ -238,20 +240,23 @@ def _face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             lighter[lighter] = _table_distance(lab[lighter][None], vivid,
                                                (0.0, 1.0, 1.0))[0] >= TABLE_EXACT
         mask[drop & ~lighter] = 0
-        mask = _without_plain_table(mask, above | (step >= max(HUE_STEP, 2 * own)))
+        mask = _without_plain_table(mask, above | (step >= max(HUE_STEP, 2 * own)), white)
     else:
         mask[d < 12] = 0
     return mask, np.asarray(centres, np.float32)
 
 
-def _without_plain_table(mask: np.ndarray, evidence: np.ndarray) -> np.ndarray:
-    """The mask less its runs that nothing marks as faces.
+def _without_plain_table(mask: np.ndarray, evidence: np.ndarray, white: np.ndarray
+                         ) -> np.ndarray:
+    """The mask less its plain runs that nothing marks as faces.
 
     A bright patch in the middle of a pale table (light falling on it) can be a
     shade nearer the faces' colour than the table's colours learnt at the border,
     and so kept; but no pixel of it is lighter than the table's median around it,
     nor of another hue, while faces are (on paper or cream, in shade or not) or
-    touch faces that are. A run with under :data:`PLAIN` of such pixels is table."""
+    touch faces that are. A run with under :data:`PLAIN` of such pixels, and as
+    smooth as a table (no ink: V - S varying under :data:`PLAIN_STD`), is table;
+    faces crowding the table's median (a close-up of two rows) keep their ink."""
     closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(
         cv2.MORPH_RECT, (5, 5)))
     n, labels = cv2.connectedComponents(closed)
@@ -261,7 +266,11 @@ def _without_plain_table(mask: np.ndarray, evidence: np.ndarray) -> np.ndarray:
     lab = labels.ravel()[on]
     total = np.bincount(lab, minlength=n)
     marked = np.bincount(lab, weights=evidence.ravel()[on].astype(np.float64), minlength=n)
-    plain = (total > 0) & (marked < PLAIN * np.maximum(total, 1))
+    light = white.ravel()[on].astype(np.float64)
+    mean = np.bincount(lab, weights=light, minlength=n) / np.maximum(total, 1)
+    var = np.bincount(lab, weights=light * light, minlength=n) / np.maximum(total, 1) - mean ** 2
+    plain = ((total > 0) & (marked < PLAIN * np.maximum(total, 1))
+             & (var < PLAIN_STD ** 2))
     plain[0] = False
     if not plain.any():
         return mask
