@@ -48,6 +48,9 @@ LATIN_FONTS: tuple[Path, ...] = (
     Path("/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"),
     Path("/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf"),
     Path("/usr/share/fonts/truetype/noto/NotoSerif-Regular.ttf"),
+    *(Path("/usr/share/fonts/opentype/urw-base35") / f"{name}.otf" for name in (
+        "NimbusSans-Regular", "NimbusSans-Bold", "NimbusSansNarrow-Regular", "NimbusRoman-Regular",
+        "C059-Roman", "P052-Roman", "URWBookman-Light", "URWGothic-Book")),
 )
 INKS: tuple[tuple[int, int, int], ...] = (
     (200, 25, 30), (170, 20, 40), (30, 50, 160), (40, 70, 190), (20, 20, 20), (25, 110, 50),

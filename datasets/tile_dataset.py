@@ -138,8 +138,12 @@ def _vary_ink(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
-CORNER_INDEX_P = 0.12
-"""Share of suit and wind faces given a printed index (the number or wind letter)."""
+CORNER_INDEX_P = 0.3
+"""Share of suit and wind faces given a printed index (the number or wind letter).
+
+At 12 % the model read the small "3" in the corner of an unseen set's
+3 characters as a 5 (covering it raised those crops from 46 to 77 %): a
+digit it has seen in few fonts and on few faces is a cue it half-trusts."""
 
 
 MIRRORED: frozenset[str] = frozenset({"1s", "3p", "7p"})
@@ -190,7 +194,7 @@ def corner_index(face: np.ndarray, code: str, rng: np.random.Generator) -> np.nd
     d = ImageDraw.Draw(im)
     font = ImageFont.truetype(str(fonts[rng.integers(len(fonts))]), int(h * rng.uniform(0.12, 0.2)))
     ink = INKS[rng.integers(len(INKS))]
-    d.text((w * 0.06 if left else w * 0.78, h * 0.03), mark, font=font, fill=(*ink, 255))
+    d.text((w * 0.06 if left else w * 0.78, h * 0.05), mark, font=font, fill=(*ink, 255))
     return np.asarray(im).copy()
 
 

@@ -10,7 +10,7 @@
 # 20), so a slow or busy machine sees fewer batches instead of a longer run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DATA=${DATA:-build/tiles6}
+DATA=${DATA:-build/tiles7}
 OUT=${OUT:-build/retrain}
 TOTAL_MIN=${TOTAL_MIN:-56}
 start=$(date +%s)
