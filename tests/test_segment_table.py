@@ -10,8 +10,15 @@ import numpy as np
 import pytest
 
 from datasets.scene_eval import match_outlines
-from datasets.scenes import generate_scene
+from datasets.scenes import Scene, generate_scene
 from vision.segment import segment
+
+
+def missed_and_extra(scene: Scene) -> tuple[int, int]:
+    """Tiles the segmentation missed and outlines it drew where no tile is."""
+    quads = segment(scene.image).quads
+    m = match_outlines([q.corners for q in quads], [np.array(t.outline) for t in scene.tiles])
+    return m.n_truth - len(m.pairs), m.n_found - len(m.pairs)
 
 
 @pytest.mark.parametrize(("seed", "kind"), [(6, "kde"), (32, "kde"), (29, "paper"),
@@ -20,9 +27,7 @@ def test_ivory_faces_lighter_than_a_cream_table_are_found(seed: int, kind: str) 
     """Before: 1-5 tiles missed and 1-6 extra outlines per scene (paper 6: faces in
     the shadow of a hand, as grey as the grey paper and lighter than it)."""
     scene = generate_scene(seed, size=(960, 720), background_kind=kind)
-    quads = segment(scene.image).quads
-    m = match_outlines([q.corners for q in quads], [np.array(t.outline) for t in scene.tiles])
-    assert (m.n_truth - len(m.pairs), m.n_found - len(m.pairs)) == (0, 0)
+    assert missed_and_extra(scene) == (0, 0)
 
 
 def test_a_checked_cloth_in_bright_light_stays_table() -> None:
@@ -42,9 +47,7 @@ def test_faces_in_a_hands_shadow_as_light_as_the_paper_are_found_by_their_hue() 
     grey around them. Before: 3 tiles missed."""
     scene = generate_scene(111, size=(960, 720))
     assert scene.background == "paper"
-    quads = segment(scene.image).quads
-    m = match_outlines([q.corners for q in quads], [np.array(t.outline) for t in scene.tiles])
-    assert (m.n_truth - len(m.pairs), m.n_found - len(m.pairs)) == (0, 0)
+    assert missed_and_extra(scene) == (0, 0)
 
 
 def test_faces_under_a_colour_cast_beside_a_bright_patch_of_table_are_found() -> None:
@@ -56,9 +59,7 @@ def test_faces_under_a_colour_cast_beside_a_bright_patch_of_table_are_found() ->
     the pieces of a face at the shadow's edge are dropped, being under half a face."""
     scene = generate_scene(1163, size=(900, 1200))
     assert scene.background == "kde"
-    quads = segment(scene.image).quads
-    m = match_outlines([q.corners for q in quads], [np.array(t.outline) for t in scene.tiles])
-    assert (m.n_truth - len(m.pairs), m.n_found - len(m.pairs)) == (0, 0)
+    assert missed_and_extra(scene) == (0, 0)
 
 
 def test_a_bright_patch_of_a_pale_table_is_not_a_tile() -> None:
@@ -68,9 +69,7 @@ def test_a_bright_patch_of_a_pale_table_is_not_a_tile() -> None:
     cut into two extra outlines before."""
     scene = generate_scene(1082, size=(1333, 1000))
     assert scene.background == "kde"
-    quads = segment(scene.image).quads
-    m = match_outlines([q.corners for q in quads], [np.array(t.outline) for t in scene.tiles])
-    assert (m.n_truth - len(m.pairs), m.n_found - len(m.pairs)) == (0, 0)
+    assert missed_and_extra(scene) == (0, 0)
 
 
 def test_only_a_plain_run_without_marks_is_dropped_as_table() -> None:
