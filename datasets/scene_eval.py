@@ -46,6 +46,16 @@ class Matching:
     def precision(self) -> float:
         return len(self.pairs) / self.n_found if self.n_found else 1.0
 
+    @property
+    def missed(self) -> int:
+        """True outlines that nothing found matches."""
+        return self.n_truth - len(self.pairs)
+
+    @property
+    def extra(self) -> int:
+        """Found outlines that match no true one."""
+        return self.n_found - len(self.pairs)
+
 
 def match_outlines(found: Sequence[np.ndarray], truth: Sequence[np.ndarray],
                    threshold: float = IOU_THRESHOLD) -> Matching:

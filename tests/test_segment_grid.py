@@ -56,7 +56,7 @@ def test_rows_of_sticks_are_cut_at_the_columns_the_grid_shares() -> None:
     extra before): every row shows a seam at the grid's columns, sticks only some."""
     img, truth = _grid_photo()
     m = match_outlines([q.corners for q in segment(img).quads], truth)
-    assert (m.n_truth - len(m.pairs), m.n_found - len(m.pairs)) == (0, 0)
+    assert (m.missed, m.extra) == (0, 0)
 
 
 @pytest.mark.skipif(not (REAL_DEV / "3.json").exists(), reason="../shared real-dev photos absent")

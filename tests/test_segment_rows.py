@@ -18,7 +18,7 @@ def _errors(seed: int, **kw: object) -> tuple[int, int]:
     scene = generate_scene(seed, size=(960, 720), **kw)  # type: ignore[arg-type]
     quads = segment(scene.image).quads
     m = match_outlines([q.corners for q in quads], [np.array(t.outline) for t in scene.tiles])
-    return m.n_truth - len(m.pairs), m.n_found - len(m.pairs)
+    return m.missed, m.extra
 
 
 @pytest.mark.parametrize("seed", [5, 18, 27])

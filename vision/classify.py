@@ -28,7 +28,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 
@@ -170,16 +170,22 @@ class TileClassifier:
     def classify(self, crops: Sequence[np.ndarray], *, rgb: bool = False) -> list[TileGuess]:
         """Name each crop; see the module docstring for the input contract."""
         probs, p_up = self.probabilities(crops, rgb=rgb)
-        upside_down: list[bool] = (p_up > 0.5).tolist()
         guesses = []
-        for p, up in zip(probs, upside_down, strict=True):
-            order = np.argsort(-p)[:3]
-            top3 = tuple(Alternative(self.labels[j], float(p[j])) for j in order)
-            best = top3[0]
-            code = best.code if best.probability >= MIN_CONFIDENCE else NONE
-            degrees = 180 if up and best.code in TURNABLE else 0
-            guesses.append(TileGuess(code, best.probability, top3, degrees))
+        for p, up in zip(probs, p_up, strict=True):
+            g = guess(self.labels, p, 0)
+            if up > 0.5 and g.top3[0].code in TURNABLE:  # others look the same turned
+                g = replace(g, orientation=180)
+            guesses.append(g)
         return guesses
+
+
+def guess(labels: Sequence[str], probs: np.ndarray, orientation: int) -> TileGuess:
+    """One crop's answer from its label probabilities: the best three labels, and
+    ``none`` when the best is below :data:`MIN_CONFIDENCE`."""
+    top3 = tuple(Alternative(labels[j], float(probs[j])) for j in np.argsort(-probs)[:3])
+    best = top3[0]
+    code = best.code if best.probability >= MIN_CONFIDENCE else NONE
+    return TileGuess(code, best.probability, top3, orientation)
 
 
 def _softmax(z: np.ndarray) -> np.ndarray:

@@ -227,15 +227,11 @@ def _classify(classifier: Classifier, crops: Sequence[np.ndarray]
     if probabilities is None or labels is None:
         guesses = list(classifier.classify(crops, rgb=True))
         return guesses, [g.confidence for g in guesses]
-    from vision.classify import MIN_CONFIDENCE, NONE, TileGuess
-    from vision.classify import Alternative as ClassAlternative
+    from vision.classify import guess
 
     probs, p_up = probabilities(crops, rgb=True)
-    out: list[_Guess] = []
-    for p, up in zip(probs, p_up, strict=True):
-        top3 = tuple(ClassAlternative(labels[j], float(p[j])) for j in np.argsort(-p)[:3])
-        code = top3[0].code if top3[0].probability >= MIN_CONFIDENCE else NONE
-        out.append(TileGuess(code, top3[0].probability, top3, 180 if up > 0.5 else 0))
+    out: list[_Guess] = [guess(labels, p, 180 if up > 0.5 else 0)
+                         for p, up in zip(probs, p_up, strict=True)]
     return out, [float(abs(up - 0.5) * 2) for up in p_up]
 
 
