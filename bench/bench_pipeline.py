@@ -10,6 +10,10 @@ Measures, on the generated benchmark set (``python -m datasets.scenes --count 20
 * exact hands: every tile found and named right, nothing extra;
 * latency of a 12-megapixel JPEG, decode to result (median, warm process).
 
+Tiles are named as the service names them: the classifier's readings, then the
+most probable winning hand among them (:mod:`scoring.likely_hand`);
+``--no-hand-reading`` measures the classifier's first readings alone.
+
 The real photos are product photos of whole sets with only some tiles labelled
 (``complete: false``): there, recall and naming are measured on the labelled
 tiles and precision is not measured.
@@ -146,7 +150,9 @@ def _table_of(path: Path) -> str:
 
 
 def run_ours(photos: list[Path], truth_of: Any, tally: Tally,
-             by_table: dict[str, Tally] | None = None, *, segment_only: bool = False) -> None:
+             by_table: dict[str, Tally] | None = None, *, segment_only: bool = False,
+             hand_reading: bool = True) -> None:
+    from scoring.likely_hand import most_likely
     from vision.photo import load_photo
     from vision.recognize import recognize
     from vision.segment import segment
@@ -162,7 +168,8 @@ def run_ours(photos: list[Path], truth_of: Any, tally: Tally,
             seg = segment(photo.image)
             found = [(q.corners / photo.scale, "") for q in seg.quads]
         else:
-            rec = recognize(photo.image, scale=photo.scale)
+            rec = recognize(photo.image, scale=photo.scale,
+                            hand_reader=most_likely if hand_reading else None)
             found = [(np.array(t.outline), t.code) for t in rec.tiles]
         dt = time.perf_counter() - t0
         tally.seconds.append(dt)
@@ -211,6 +218,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--peer-python", type=Path,
                         default=ROOT / "build" / "peer-venv" / "bin" / "python")
     parser.add_argument("--no-peer", action="store_true")
+    parser.add_argument("--no-hand-reading", action="store_true",
+                        help="the classifier's first readings, as they are (the service "
+                             "reads them as the most likely winning hand)")
     parser.add_argument("--segment-only", action="store_true",
                         help="outlines only (no classifier, no peer): quick while tuning "
                              "vision/segment.py")
@@ -225,7 +235,8 @@ def main(argv: list[str] | None = None) -> int:
               f"--out {args.scenes}")
     print(f"command: python bench/bench_pipeline.py --scenes {args.scenes}"
           + (f" --limit {args.limit}" if args.limit else "")
-          + (" --segment-only" if args.segment_only else ""))
+          + (" --segment-only" if args.segment_only else "")
+          + (" --no-hand-reading" if args.no_hand_reading else ""))
     for name, photos, truth_of in (("generated scenes", scenes, _truth_scene),
                                    ("real photos (real-dev)", real, _truth_real)):
         if not photos:
@@ -233,7 +244,8 @@ def main(argv: list[str] | None = None) -> int:
         complete = truth_of is _truth_scene
         ours = Tally()
         tables: dict[str, Tally] | None = {} if complete else None
-        run_ours(photos, truth_of, ours, tables, segment_only=args.segment_only)
+        run_ours(photos, truth_of, ours, tables, segment_only=args.segment_only,
+                 hand_reading=not args.no_hand_reading)
         print("\n".join(ours.lines(f"[ours] {name}", complete=complete)))
         for table, t in sorted((tables or {}).items()):
             print(f"  by table: {table:<6} {t.hands:3d} hands  recall "

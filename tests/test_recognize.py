@@ -40,7 +40,8 @@ def test_recognition_follows_the_json_contract() -> None:
     assert covered == list(range(len(data["tiles"])))
     assert {g["kind"] for g in data["groups"]} <= {"concealed", "meld", "bonus"}
     for w in data["warnings"]:
-        assert w["code"] in {"no_tiles", "cut_by_edge", "low_confidence", "tile_count"}
+        assert w["code"] in {"no_tiles", "cut_by_edge", "low_confidence", "tile_count",
+                             "read_as_winning_hand"}
         assert w["message"]
 
 
@@ -61,6 +62,36 @@ def test_tiles_are_found_in_order_and_mostly_named() -> None:
         right += sum(rec.tiles[i].code == scene.tiles[j].code for i, j in m.pairs)
         total += len(scene.tiles)
     assert right / total >= 0.5  # an unseen artwork style; the benchmark has the figures
+
+
+@needs_model
+def test_a_hand_reader_sees_every_tile_by_block_and_its_choice_is_reported() -> None:
+    """The reader gets each block's tiles with their readings, best first; a tile it
+    reads otherwise keeps its first reading as an alternative, its own probability
+    and the mark to check it, and a warning lists it."""
+    from vision.recognize import recognize
+
+    scene = generate_scene(32, size=(1200, 900))
+    seen: list[list[list[tuple[str, float]]]] = []
+
+    def second_choice_for_the_first_tile(blocks):  # type: ignore[no-untyped-def]
+        seen.extend([list(map(list, b)) for b in blocks])
+        codes = [[options[0][0] for options in block] for block in blocks]
+        codes[0][0] = blocks[0][0][1][0]
+        return codes
+
+    plain = recognize(scene.image)
+    rec = recognize(scene.image, hand_reader=second_choice_for_the_first_tile)
+    assert [len(b) for b in seen] == [len(g.tiles) for g in plain.groups]
+    assert [o[0][0] for b in seen for o in b] == plain.codes
+    first, was = rec.tiles[0], plain.tiles[0]
+    assert first.code == was.alternatives[0].code
+    assert first.confidence == was.alternatives[0].confidence and first.low_confidence
+    assert first.alternatives[0].code == was.code
+    assert rec.codes[1:] == plain.codes[1:]
+    warning = next(w for w in rec.warnings if w.code == "read_as_winning_hand")
+    assert warning.tiles == (0,)
+    assert not any(w.code == "read_as_winning_hand" for w in plain.warnings)
 
 
 @needs_model

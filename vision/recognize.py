@@ -10,7 +10,7 @@ check (tiles cut by the photo's edge, unsure tiles, a count that is no hand).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
@@ -43,6 +43,14 @@ class Classifier(Protocol):
     """What :func:`recognize` needs of a classifier (``vision.classify.TileClassifier``)."""
 
     def classify(self, crops: Sequence[np.ndarray], *, rgb: bool = False) -> Sequence[_Guess]: ...
+
+
+HandReader = Callable[[Sequence[Sequence[Sequence[tuple[str, float]]]]], list[list[str]] | None]
+"""Picks the most probable winning reading of a hand from each tile's possible
+readings (code, probability; most probable first), block by block; ``None``
+keeps the classifier's first readings. The service passes
+:func:`scoring.likely_hand.most_likely`: vision does not know what a winning
+hand is."""
 
 
 @dataclass(frozen=True)
@@ -96,7 +104,7 @@ class Group:
 
 @dataclass(frozen=True)
 class Warning:
-    code: str  # no_tiles | cut_by_edge | low_confidence | tile_count
+    code: str  # no_tiles | cut_by_edge | low_confidence | tile_count | read_as_winning_hand
     message: str
     tiles: tuple[int, ...] = ()
 
@@ -134,12 +142,16 @@ def recognize(
     scale: float = 1.0,
     classifier: Classifier | None = None,
     keep_crops: bool = False,
+    hand_reader: HandReader | None = None,
 ) -> Recognition:
     """Find, name and group the tiles in an RGB photo.
 
     ``scale`` is ``image``'s pixels per original photo pixel (a photo decoded at
     reduced size, :class:`vision.photo.Photo.scale`): outlines are reported in
     the original photo's pixels. ``classifier`` defaults to the bundled model.
+    ``hand_reader`` may replace unsure readings by alternatives that make a
+    winning hand (:data:`HandReader`); the tiles it changed are listed in a
+    ``read_as_winning_hand`` warning and keep their low-confidence mark.
     """
     if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3 or (
             image.dtype != np.uint8):
@@ -158,11 +170,12 @@ def recognize(
         return Recognition(width, height, (), (), (Warning(
             "no_tiles", "No tiles were found: photograph the hand from above, "
             "filling most of the picture, on a plain table."),))
-    return _read(image, seg, scale, classifier, keep_crops, width, height)
+    return _read(image, seg, scale, classifier, keep_crops, width, height, hand_reader)
 
 
 def _read(image: np.ndarray, seg: Segmentation, scale: float, classifier: Classifier,
-          keep_crops: bool, width: int, height: int) -> Recognition:
+          keep_crops: bool, width: int, height: int, hand_reader: HandReader | None
+          ) -> Recognition:
     from vision.group import reading_direction
 
     quads = [q.corners for q in seg.quads]
@@ -182,33 +195,54 @@ def _read(image: np.ndarray, seg: Segmentation, scale: float, classifier: Classi
                          [certainty[i] for i in keep if i in guesses])
     layout = lay_out([quads[i] for i in keep], flipped=flipped, right=right,
                      runs=[seg.quads[i].blob for i in keep])
-    tiles: list[RecognizedTile] = []
-    block_of: list[int] = []
+    readings: list[list[tuple[str, float]]] = []  # per place: code, probability
     for place in layout.order:
+        i = keep[place.tile]
+        if seg.quads[i].face_down:
+            readings.append([("back", 1.0)])
+        else:
+            ranked = [a for a in guesses[i].top3 if a.code != "none"]
+            readings.append([(a.code, float(a.probability)) for a in ranked]
+                            or [("none", float(guesses[i].confidence))])
+    changed = _read_as_hand(readings, [p.block for p in layout.order], hand_reader)
+    tiles: list[RecognizedTile] = []
+    for place, options in zip(layout.order, readings, strict=True):
         i = keep[place.tile]
         q = seg.quads[i]
         outline = ordered[i] if not flipped else ordered[i][[2, 3, 0, 1]]
         outline = outline / scale
-        alts: tuple[Alternative, ...] = ()
-        if q.face_down:
-            code, conf, orient = "back", 1.0, 0
-        else:
-            g = guesses[i]
-            ranked = [a for a in g.top3 if a.code != "none"]
-            code = ranked[0].code if ranked else "none"
-            conf = float(ranked[0].probability) if ranked else float(g.confidence)
-            alts = tuple(Alternative(a.code, float(a.probability)) for a in ranked[1:])
-            orient = (g.orientation + (180 if flipped else 0)) % 360
+        code, conf = options[0]
+        alts = tuple(Alternative(c, p) for c, p in options[1:])
+        orient = 0 if q.face_down else (guesses[i].orientation + (180 if flipped else 0)) % 360
         tiles.append(RecognizedTile(
             len(tiles), code, conf, alts, orient, q.face_down, q.sideways,
             tuple((float(x), float(y)) for x, y in outline), place.row, place.block,
             conf < LOW_CONFIDENCE, crops[i] if keep_crops else None,
         ))
-        block_of.append(place.block)
     groups = _groups(tiles)
     tiles = [_regroup(t, groups) for t in tiles]
     return Recognition(width, height, tuple(tiles), tuple(groups),
-                       tuple(_warnings(tiles, groups, seg, keep, layout.order)), flipped)
+                       tuple(_warnings(tiles, groups, seg, keep, layout.order, changed)), flipped)
+
+
+def _read_as_hand(readings: list[list[tuple[str, float]]], blocks: Sequence[int],
+                  hand_reader: HandReader | None) -> list[int]:
+    """Let ``hand_reader`` choose among each tile's readings; put the chosen one
+    first (in place) and return the positions whose reading changed."""
+    if hand_reader is None or not readings:
+        return []
+    ids = sorted(set(blocks))
+    members = [[n for n, b in enumerate(blocks) if b == block] for block in ids]
+    chosen = hand_reader([[readings[n] for n in m] for m in members])
+    if chosen is None:
+        return []
+    changed = []
+    for m, codes in zip(members, chosen, strict=True):
+        for n, code in zip(m, codes, strict=True):
+            if code != readings[n][0][0]:
+                readings[n].sort(key=lambda option: option[0] != code)
+                changed.append(n)
+    return sorted(changed)
 
 
 def _classify(classifier: Classifier, crops: Sequence[np.ndarray]
@@ -258,8 +292,12 @@ def _regroup(t: RecognizedTile, groups: Sequence[Group]) -> RecognizedTile:
 
 
 def _warnings(tiles: Sequence[RecognizedTile], groups: Sequence[Group], seg: Segmentation,
-              keep: Sequence[int], order: Sequence[Any]) -> list[Warning]:
+              keep: Sequence[int], order: Sequence[Any], changed: Sequence[int]) -> list[Warning]:
     out: list[Warning] = []
+    if changed:
+        out.append(Warning("read_as_winning_hand", f"{len(changed)} tile(s) were read as their "
+                           "next most likely face, which makes a winning hand: check them.",
+                           tuple(changed)))
     position = {keep[p.tile]: n for n, p in enumerate(order)}
     cut = sorted(position[i] for i in seg.cut_by_edge if i in position)
     if cut:

@@ -1,0 +1,109 @@
+"""scoring.likely_hand: the most probable winning reading of uncertain tiles."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from datasets.scene_layout import random_hand
+from scoring.likely_hand import MAX_CHANGES, SURE, is_winning, most_likely
+
+Reading = list[list[tuple[str, float]]]
+
+
+def codes(text: str) -> list[str]:
+    return text.split()
+
+
+def sure(text: str) -> list[list[tuple[str, float]]]:
+    return [[(c, 0.99)] for c in codes(text)]
+
+
+HAND = "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 1p 1p 5s 5s"
+
+
+def cost(blocks: list[Reading], codes: list[list[str]]) -> float:
+    total = 0.0
+    for block, chosen in zip(blocks, codes, strict=True):
+        for options, code in zip(block, chosen, strict=True):
+            p = dict(options)[code]
+            total += math.log(options[0][1] / p)
+    return total
+
+
+def test_winning_shapes() -> None:
+    assert is_winning([codes(HAND)])
+    assert is_winning([codes("1z 1z 2z 2z 3z 3z 4z 4z 5z 5z 6z 6z 7z 7z")])  # seven pairs
+    # a concealed kong (faces down at its ends), an exposed chow and two bonus tiles
+    assert is_winning([["1m", "2m", "3m", "5s", "5s"], ["back", "1z", "1z", "back"],
+                       ["4p", "5p", "6p"], ["7p", "8p", "9p"], ["1f", "2g"]])
+    # with four melds the concealed hand is the pair
+    assert is_winning([["5s", "5s"], ["1z", "1z", "1z"], ["2m", "3m", "4m"],
+                       ["7s", "7s", "7s", "7s"], ["6z", "6z", "6z"]])
+
+
+def test_what_no_winning_hand_has() -> None:
+    hand = codes(HAND)
+    assert not is_winning([hand[:-1]])  # a tile missing
+    assert not is_winning([[*hand[:-1], "none"]])  # not a tile
+    assert not is_winning([[*hand[:-2], "5s", "5s"], ["1f", "1f"]])  # a flower twice
+    assert not is_winning([[*hand[:9], "5s", "5s"], ["1p", "2p", "4p"]])  # a meld not a set
+    assert not is_winning([[*hand[:9], "5s", "5s"], ["back", "1p", "1p"]])  # face down in 3
+    assert not is_winning([[*hand[:9], "5s", "5s"], ["1m", "1m", "1m", "1m"]])  # five 1m
+    assert not is_winning([["back", *hand[1:]]])
+
+
+def test_an_unsure_tile_is_read_as_the_face_that_makes_the_hand() -> None:
+    blocks = [[*sure("1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 1p"), [("5p", 0.5), ("1p", 0.4), ("2p", 0.1)],
+               *sure("5s 5s")]]
+    assert most_likely(blocks) == [codes(HAND)]
+
+
+def test_a_winning_first_reading_is_kept() -> None:
+    blocks = [[*sure("1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 1p 1p"), [("5s", 0.5), ("6s", 0.45)],
+               [("5s", 0.5), ("6s", 0.45)]]]
+    assert most_likely(blocks) is None
+
+
+def test_sure_tiles_and_missing_tiles_stay_as_read() -> None:
+    # 5p read with confidence: no change, even though 1p would make the hand
+    blocks = [[*sure("1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 1p"), [("5p", SURE), ("1p", 0.25)],
+               *sure("5s 5s")]]
+    assert most_likely(blocks) is None
+    # a tile missing: no reading of the others makes a hand
+    blocks = [[*sure("1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 1p"), [("5p", 0.4), ("1p", 0.3)],
+               *sure("5s")]]
+    assert most_likely(blocks) is None
+
+
+def test_two_flowers_read_alike_are_told_apart() -> None:
+    blocks = [sure(HAND), [[("1f", 0.5), ("3f", 0.3)], [("1f", 0.4), ("2f", 0.35)]]]
+    assert most_likely(blocks) == [codes(HAND), ["1f", "2f"]]
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10_000), wrong=st.lists(st.integers(0, 30), max_size=MAX_CHANGES))
+def test_misread_winning_hands_are_read_as_winning_hands_no_less_likely(
+        seed: int, wrong: list[int]) -> None:
+    """Generated winning hands with up to three tiles misread (the truth second):
+    the reading chosen is a winning hand at most as costly as the truth."""
+    truth = [["back", *b.codes[1:3], "back"] if b.meld == "concealed_kong" else list(b.codes)
+             for b in random_hand(np.random.default_rng(seed))]
+    flat = [(b, t) for b, block in enumerate(truth) for t in range(len(block))]
+    blocks: list[Reading] = [[[(c, 0.98)] for c in block] for block in truth]
+    for w in wrong:
+        b, t = flat[w % len(flat)]
+        code = truth[b][t]
+        other = "9m" if code != "9m" else "1p"
+        blocks[b][t] = [(other, 0.55), (code, 0.4)]
+    assert is_winning(truth)
+    got = most_likely(blocks)
+    first = [[options[0][0] for options in block] for block in blocks]
+    if got is None:
+        assert is_winning(first)
+    else:
+        assert is_winning(got)
+        assert cost(blocks, got) <= cost(blocks, truth) + 1e-9
