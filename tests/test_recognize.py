@@ -126,3 +126,17 @@ def test_bad_images_are_refused_clearly() -> None:
         recognize(np.zeros((10, 10, 3), np.float32))
     with pytest.raises(ValueError, match="scale"):
         recognize(np.zeros((10, 10, 3), np.uint8), scale=0)
+
+
+def test_the_concealed_hand_is_the_block_of_3n_plus_2_tiles() -> None:
+    """Four exposed melds leave a pair: the pair, not a longer meld, is the concealed
+    hand; a flower laid beside a block does not change which block it is."""
+    from vision.recognize import RecognizedTile, _groups
+
+    blocks = ["1z 1z 1z", "2m 3m 4m", "7s 7s 7s 7s", "6z 6z 6z", "5s 5s 2f", "3g 4g"]
+    tiles = [RecognizedTile(i, code, 0.9, (), 0, False, False, ((0, 0),) * 4, 0, b, False)
+             for i, (b, code) in enumerate((b, c) for b, text in enumerate(blocks)
+                                           for c in text.split())]
+    assert [g.kind for g in _groups(tiles)] == ["meld"] * 4 + ["concealed", "bonus"]
+    # without a block of 3n+2, the longest is the concealed hand (the hand is incomplete)
+    assert [g.kind for g in _groups(tiles[:10])] == ["meld", "meld", "concealed"]

@@ -270,16 +270,19 @@ def _classify(classifier: Classifier, crops: Sequence[np.ndarray]
 
 
 def _groups(tiles: Sequence[RecognizedTile]) -> list[Group]:
-    """Blocks -> groups: all-bonus blocks are bonus, the longest other block is the
-    concealed hand, the rest are melds."""
+    """Blocks -> groups: all-bonus blocks are bonus; the concealed hand is the block
+    of 3n+2 playing tiles (melds have 3 or 4: with four melds it is the pair beside
+    them), the longest one if several or none are; the rest are melds."""
     blocks: dict[int, list[RecognizedTile]] = {}
     for t in tiles:
         blocks.setdefault(t.group, []).append(t)
-    playing = [b for b, ts in blocks.items() if not all(t.code in BONUS_CODES for t in ts)]
-    concealed = max(playing, key=lambda b: (len(blocks[b]), -b)) if playing else None
+    playing = {b: sum(t.code not in BONUS_CODES for t in ts) for b, ts in blocks.items()}
+    candidates = [b for b, n in playing.items() if n]
+    concealed = max(candidates, key=lambda b: (playing[b] % 3 == 2, len(blocks[b]), -b),
+                    default=None)
     groups = []
     for gid, (b, ts) in enumerate(sorted(blocks.items())):
-        kind = ("bonus" if b not in playing else "concealed" if b == concealed else "meld")
+        kind = ("bonus" if not playing[b] else "concealed" if b == concealed else "meld")
         groups.append(Group(gid, ts[0].row, kind, tuple(t.index for t in ts)))
     return groups
 
