@@ -23,12 +23,11 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 
 from scoring.decompose import is_complete
-from scoring.tiles import BACK, Tile, TileParseError, tile
+from scoring.tiles import BACK, TileParseError, tile
 
 Option = tuple[str, float]
 """A possible reading of one tile: its code and the classifier's probability."""
@@ -41,7 +40,7 @@ MIN_PROBABILITY = 0.03
 SURE = 0.7
 """A tile whose first reading is this probable or more is never changed: only
 the tiles a player is already asked to check (the page marks them) may be."""
-MAX_TRIES = 4000
+MAX_TRIES = 1500
 """Readings checked at most, so a hopeless photo costs a few milliseconds."""
 
 
@@ -90,50 +89,61 @@ def most_likely(blocks: Sequence[Sequence[Sequence[Option]]]) -> list[list[str]]
 def is_winning(blocks: Sequence[Sequence[str]]) -> bool:
     """Whether blocks of tile codes, as laid out in a photo, make a winning hand.
 
-    The concealed hand is the block of 3n+2 playing tiles (melds have 3 or 4)."""
+    The concealed hand is the block of 3n+2 playing tiles (melds have 3 or 4).
+    Works on tile indices (0-33 playing, 34-41 bonus, 42 face down): the search
+    calls it thousands of times."""
     try:
-        faces = [[_tile(c) for c in block] for block in blocks]
+        faces = [[_index(c) for c in block] for block in blocks]
     except TileParseError:
         return False  # "none" or another non-tile
-    bonus = [f for block in faces for f in block if f.is_bonus]
+    bonus = [i for block in faces for i in block if _BONUS_FIRST <= i < BACK.index]
     if len(bonus) != len(set(bonus)):
         return False
-    groups = [tuple(f for f in block if not f.is_bonus) for block in faces]
+    groups = [[i for i in block if not _BONUS_FIRST <= i < BACK.index] for block in faces]
     hands = [g for g in groups if len(g) % 3 == 2]
-    if len(hands) != 1:
+    if len(hands) != 1 or BACK.index in hands[0]:
         return False
-    melds = [g for g in groups if g and g is not hands[0]]
-    total = Counter(hands[0])
-    for meld in melds:
-        stands_for = _meld_tiles(meld)
+    counts = [0] * (BACK.index + 1)
+    melds = 0
+    for group in groups:
+        if group is hands[0] or not group:
+            continue
+        stands_for = _meld_tiles(tuple(group))
         if stands_for is None:
             return False
-        total.update(stands_for)
-    if BACK in total or any(n > 4 for n in total.values()):
-        return False
-    counts = [0] * 34
-    for f in hands[0]:
-        counts[f.index] += 1
-    return sum(counts) == 14 - 3 * len(melds) and is_complete(counts, len(melds))
+        melds += 1
+        for i in stands_for:
+            counts[i] += 1
+    hidden = [0] * 34
+    for i in hands[0]:
+        hidden[i] += 1
+        counts[i] += 1
+    return (max(counts) <= 4 and sum(hidden) == 14 - 3 * melds
+            and is_complete(hidden, melds))
+
+
+_BONUS_FIRST = 34
+"""Tile indices 34-41 are the flowers and seasons (:mod:`scoring.tiles`)."""
 
 
 @lru_cache(maxsize=64)
-def _tile(code: str) -> Tile:
-    return tile(code)
+def _index(code: str) -> int:
+    return tile(code).index
 
 
-def _meld_tiles(meld: tuple[Tile, ...]) -> list[Tile] | None:
+@lru_cache(maxsize=4096)
+def _meld_tiles(meld: tuple[int, ...]) -> tuple[int, ...] | None:
     """The tiles a meld stands for if it is a set (pung, kong, chow), else None.
 
     Face-down tiles only belong at the ends of a concealed kong (four tiles),
     whose faces say what it is."""
-    faces = [f for f in meld if f != BACK]
+    faces = [i for i in meld if i != BACK.index]
     if not faces or (len(faces) < len(meld) and len(meld) != 4):
         return None
     if len(set(faces)) == 1 and len(meld) in (3, 4):
-        return [faces[0]] * len(meld)
-    ranks = sorted(f.rank for f in faces)
-    if len(meld) == 3 and len(faces) == 3 and faces[0].is_suited and all(
-            f.suit is faces[0].suit for f in faces) and ranks == [ranks[0] + i for i in range(3)]:
-        return faces
+        return (faces[0],) * len(meld)
+    low = min(faces)
+    if (len(meld) == 3 and len(faces) == 3 and low < 27 and low % 9 <= 6
+            and sorted(faces) == [low, low + 1, low + 2]):
+        return tuple(faces)  # a chow: three in a row of one suit (suits are 0-8, 9-17, 18-26)
     return None
