@@ -11,8 +11,8 @@ English word. These faces put that writing, in many fonts, sizes (down to the
 small corner marks of real sets), colours and places, over pictures taken from
 the other artworks, flowers and seasons alike and the bird of 1 bamboo, so the
 writing is what tells the label. A flower's picture is its own flower a
-quarter of the time (a plum branch or a bamboo stalk does name a flower in
-most sets); a season's picture is any of them, its own only by chance.
+quarter of the time, because a plum branch or a bamboo stalk does name a
+flower in most sets; a season's picture never is.
 
 Some sets mark their flowers with a number alone and keep the character for
 the seasons (KMahjongg's default set does), so a flower face sometimes
