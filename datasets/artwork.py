@@ -66,9 +66,7 @@ HELD_OUT_STYLES: tuple[str, ...] = ("kde_default", "kde_jade")
 face), so both are held out together: otherwise the held-out style would leak.
 Use them only for evaluation."""
 
-CACHE_VERSION = 2
-"""Part of every cached face file's name: bump it when a source draws differently
-(2: the flower and season faces of ``bonus_mix`` changed), so stale caches are redrawn."""
+CACHE_VERSION = 1
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 

@@ -1,23 +1,17 @@
 """Procedural flower and season faces: any picture, named by its corner writing.
 
 Why: every physical set draws its own pictures on the eight bonus tiles (a
-plum branch, a potted plant, a bird, a tree, a butterfly...), and sets do not
-even agree on which kind gets which: real set K puts potted flowers on its
-flowers, real set E flowers on its seasons. A classifier that learns the
-pictures of the sets it was trained on names the bonus tiles of a new set by
-chance. What sets share is the *writing*: the character 梅蘭菊竹 / 春夏秋冬 in
-a corner, usually with the number 1-4 (Arabic or Chinese), sometimes an
-English word. These faces put that writing, in many fonts, sizes (down to the
-small corner marks of real sets), colours and places, over pictures taken from
-the other artworks, flowers and seasons alike and the bird of 1 bamboo, so the
-writing is what tells the label. A flower's picture is its own flower a
-quarter of the time, because a plum branch or a bamboo stalk does name a
-flower in most sets; a season's picture never is.
+plum branch, a potted plant, a bird, a tree, a butterfly...), so a classifier
+that learns the pictures of the sets it was trained on names the bonus tiles
+of a new set by chance; what sets share is the *writing*: the character
+梅蘭菊竹 / 春夏秋冬 in a corner, usually with the number 1-4 (Arabic or
+Chinese), sometimes an English word. These faces put that writing, in many
+fonts, sizes, colours and places, over pictures taken from the other
+artworks (half the time a picture of the same flower, half the time any
+picture, a bird of 1 bamboo included), so only the writing tells the label.
 
-Some sets mark their flowers with a number alone and keep the character for
-the seasons (KMahjongg's default set does), so a flower face sometimes
-carries only its number. A season face always carries its character or
-English word: a number alone would then read as a flower. Held-out styles
+A number alone never names a bonus tile (flower 1 and season 1 share it), so
+every face carries a character or an English word. Held-out styles
 (:data:`datasets.artwork.HELD_OUT_STYLES`) are never used as pictures.
 """
 
@@ -76,18 +70,6 @@ SCALE = 2
 """Faces are drawn at twice the face size, then reduced (smooth strokes)."""
 
 
-LAYOUTS = ("corners", "char_only", "stacked", "english", "number_only")
-LAYOUT_P: dict[str, tuple[float, ...]] = {
-    "f": (0.35, 0.2, 0.15, 0.1, 0.2),
-    "g": (0.45, 0.25, 0.18, 0.12, 0.0),
-}
-"""How often each layout of the writing is drawn, for flowers and seasons."""
-
-OWN_PICTURE_P = 0.25
-"""How often a flower is drawn over a picture of that same flower."""
-BIRD_P = 0.2
-"""How often the picture is the bird of 1 bamboo (else any flower or season)."""
-
 Pictures = dict[str, list[tuple[str, np.ndarray]]]
 
 
@@ -126,17 +108,6 @@ def _paste_picture(canvas: Image.Image, pic: np.ndarray, top: float, bottom: flo
     canvas.alpha_composite(im, (min(max(0, x), w - im.width), max(int(h * top), y)))
 
 
-def _picture(code: str, pictures: Pictures, rng: np.random.Generator) -> np.ndarray:
-    """The picture under the writing (see the module docstring for the odds)."""
-    if code[1] == "f" and rng.random() < OWN_PICTURE_P:
-        own = [p for c, p in pictures["f"] if c == code]
-        if own:
-            return own[rng.integers(len(own))]
-    bird = rng.random() < BIRD_P and pictures["1s"]
-    pool = pictures["1s"] if bird else pictures["f"] + pictures["g"]
-    return pool[rng.integers(len(pool))][1]
-
-
 def _corner_x(w: float, margin: float, size: float, left: bool) -> float:
     """Centre of a mark of ``size`` in the left or right top corner."""
     return margin + size / 2 if left else w - margin - size / 2
@@ -160,9 +131,9 @@ def bonus_face(code: str, pictures: Pictures,
     latin = latin_fonts[rng.integers(len(latin_fonts))]
     number = str(n) if rng.random() < 0.7 else NUMERALS[n - 1]
     num_font = latin if number.isdigit() else cjk
-    layout = rng.choice(LAYOUTS, p=LAYOUT_P[kind])
-    char_size = h * rng.uniform(0.09, 0.24)
-    num_size = h * rng.uniform(0.09, 0.2)
+    layout = rng.choice(["corners", "char_only", "stacked", "english"], p=[0.4, 0.25, 0.2, 0.15])
+    char_size = h * rng.uniform(0.13, 0.24)
+    num_size = h * rng.uniform(0.12, 0.2)
     margin = w * rng.uniform(*SIDE_MARGIN)
     left = rng.random() < 0.5
     top = 0.1
@@ -184,7 +155,7 @@ def bonus_face(code: str, pictures: Pictures,
         _, nh = _text(d, num_font, number, x, h * TOP_MARGIN + num_size / 2, num_size, _ink(rng))
         _text(d, cjk, char, x, h * (TOP_MARGIN + 0.02) + nh + char_size / 2, char_size, _ink(rng))
         top = TOP_MARGIN + 0.08
-    elif layout == "english":  # an English word at the bottom, a number or the character at the top
+    else:  # an English word at the bottom, a number or the character at the top
         word = ENGLISH[kind][n - 1]
         size = min(h * 0.12, w * 0.9 / (0.62 * len(word)))
         _text(d, latin, word, w / 2, h * (1 - TOP_MARGIN) - size / 2, size, _ink(rng))
@@ -192,11 +163,11 @@ def bonus_face(code: str, pictures: Pictures,
         _text(d, font, mark, _corner_x(w, margin, num_size, left),
               h * TOP_MARGIN + num_size / 2, num_size, _ink(rng))
         top = TOP_MARGIN + 0.04 + num_size / h
-    else:  # a flower's number alone, in a top corner
-        _text(d, num_font, number, _corner_x(w, margin, num_size, left),
-              h * TOP_MARGIN + num_size / 2, num_size, _ink(rng))
-        top = TOP_MARGIN + 0.02 + num_size / h * 0.6
-    pic = _picture(code, pictures, rng)
+    other = "1s" if rng.random() < 0.5 else ("g" if kind == "f" else "f")
+    pool = pictures[kind if rng.random() < 0.75 else other] or pictures[kind]
+    same = [p for c, p in pool if c == code]
+    pic = (same[rng.integers(len(same))] if same and rng.random() < 0.5
+           else pool[rng.integers(len(pool))][1])
     under = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     bottom = 0.84 if layout == "english" else 1 - TOP_MARGIN  # the word stays readable
     _paste_picture(under, pic, top, bottom, rng)
@@ -205,7 +176,7 @@ def bonus_face(code: str, pictures: Pictures,
     return np.asarray(small).copy()
 
 
-def bonus_faces(root: Path | None = None, per_code: int = 150, seed: int = 17) -> artwork.FaceSet:
+def bonus_faces(root: Path | None = None, per_code: int = 60, seed: int = 17) -> artwork.FaceSet:
     """``per_code`` faces for each of the eight bonus tiles (see the module docstring)."""
     rng = np.random.default_rng(seed)
     pictures = _pictures(root)

@@ -81,10 +81,10 @@ TABLE_COLOURS: tuple[tuple[int, int, int], ...] = (
 )
 
 
-SOURCE_WEIGHTS: dict[str, float] = {"cjk_fonts": 2.5, "bonus_mix": 8.0}
+SOURCE_WEIGHTS: dict[str, float] = {"cjk_fonts": 2.5, "bonus_mix": 5.0}
 """Sampling weight of a source (default 1): the font-written faces carry the one
 cue shared by all physical sets (the characters), so they are drawn more often;
-``bonus_mix`` (only flowers and seasons) makes about half of the bonus crops."""
+``bonus_mix`` (only flowers and seasons) makes about a third of the bonus crops."""
 
 
 @dataclass(frozen=True)

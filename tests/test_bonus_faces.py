@@ -26,9 +26,8 @@ def test_eight_bonus_tiles_each_with_writing_above_a_picture() -> None:
             assert face.shape == (artwork.FACE_H, artwork.FACE_W, 4)
             assert face.dtype == np.uint8
             alpha = face[..., 3] > 40
-            # the writing (down to a small corner number) sits in the top band,
-            # the picture fills the rest
-            assert alpha[: artwork.FACE_H // 4].mean() > 0.003, code
+            # the character or number sits in the top band, the picture fills the rest
+            assert alpha[: artwork.FACE_H // 4].mean() > 0.01, code
             assert alpha[artwork.FACE_H // 3 :].mean() > 0.03, code
 
 
@@ -53,12 +52,3 @@ def test_writing_keeps_inside_the_face_margin() -> None:
         for face in imgs:
             assert (face[:band, :, 3] <= 40).all(), code
             assert (face[-band:, :, 3] <= 40).all(), code
-
-
-def test_a_season_always_carries_more_than_its_number() -> None:
-    """A number alone reads as a flower (sets that number their flowers only),
-    so no season is drawn that way; every layout is drawn for some kind."""
-    for kind, odds in bonus_faces.LAYOUT_P.items():
-        assert len(odds) == len(bonus_faces.LAYOUTS) and abs(sum(odds) - 1) < 1e-9, kind
-    assert bonus_faces.LAYOUT_P["g"][bonus_faces.LAYOUTS.index("number_only")] == 0
-    assert bonus_faces.LAYOUT_P["f"][bonus_faces.LAYOUTS.index("number_only")] > 0
