@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from scoring.decompose import is_complete
-from scoring.tiles import BACK, TileParseError, tile
+from scoring.tiles import BACK, BONUS_TILES, PLAYING_TILES, TileParseError, tile
 
 Option = tuple[str, float]
 """A possible reading of one tile: its code and the classifier's probability."""
@@ -90,16 +90,16 @@ def is_winning(blocks: Sequence[Sequence[str]]) -> bool:
     """Whether blocks of tile codes, as laid out in a photo, make a winning hand.
 
     The concealed hand is the block of 3n+2 playing tiles (melds have 3 or 4).
-    Works on tile indices (0-33 playing, 34-41 bonus, 42 face down): the search
-    calls it thousands of times."""
+    Works on tile indices (:mod:`scoring.tiles`), not tiles: the search calls it
+    thousands of times."""
     try:
         faces = [[_index(c) for c in block] for block in blocks]
     except TileParseError:
         return False  # "none" or another non-tile
-    bonus = [i for block in faces for i in block if _BONUS_FIRST <= i < BACK.index]
+    bonus = [i for block in faces for i in block if i in _BONUS]
     if len(bonus) != len(set(bonus)):
         return False
-    groups = [[i for i in block if not _BONUS_FIRST <= i < BACK.index] for block in faces]
+    groups = [[i for i in block if i not in _BONUS] for block in faces]
     hands = [g for g in groups if len(g) % 3 == 2]
     if len(hands) != 1 or BACK.index in hands[0]:
         return False
@@ -122,8 +122,9 @@ def is_winning(blocks: Sequence[Sequence[str]]) -> bool:
             and is_complete(hidden, melds))
 
 
-_BONUS_FIRST = 34
-"""Tile indices 34-41 are the flowers and seasons (:mod:`scoring.tiles`)."""
+_BONUS = frozenset(t.index for t in BONUS_TILES)
+_CHOW_STARTS = frozenset(t.index for t in PLAYING_TILES if t.is_suited and t.rank <= 7)
+"""Indices of the tiles a chow may start at (the next two indices are its others)."""
 
 
 @lru_cache(maxsize=64)
@@ -143,7 +144,6 @@ def _meld_tiles(meld: tuple[int, ...]) -> tuple[int, ...] | None:
     if len(set(faces)) == 1 and len(meld) in (3, 4):
         return (faces[0],) * len(meld)
     low = min(faces)
-    if (len(meld) == 3 and len(faces) == 3 and low < 27 and low % 9 <= 6
-            and sorted(faces) == [low, low + 1, low + 2]):
-        return tuple(faces)  # a chow: three in a row of one suit (suits are 0-8, 9-17, 18-26)
+    if len(meld) == 3 and low in _CHOW_STARTS and sorted(faces) == [low, low + 1, low + 2]:
+        return tuple(faces)  # a chow: three in a row of one suit
     return None
