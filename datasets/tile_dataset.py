@@ -18,6 +18,7 @@ Rebuild everything (about 3-5 minutes on 2 cores)::
 
     python3 -m datasets.tile_dataset --out build/tiles
     # --datasets PATH (or $MJLENS_DATASETS) points at the shared data folder
+    # --reader bonus: the bonus reader's data (larger crops, mostly flowers and seasons)
 """
 
 from __future__ import annotations
@@ -52,7 +53,17 @@ LABELS: tuple[str, ...] = (*TILE_CODES, NONE)
 LABEL_INDEX = {c: i for i, c in enumerate(LABELS)}
 
 CROP_H, CROP_W = 80, 60
-"""Size of every training crop (portrait 3:4); ``vision.classify`` resizes to this."""
+"""Size of the tile classifier's crops (portrait 3:4); ``vision.classify`` resizes to this."""
+
+BONUS_CODES: tuple[str, ...] = tuple(c for c in TILE_CODES if c[-1] in "fg")
+"""The flowers and seasons, the faces that the bonus reader tells apart."""
+BONUS_CROP_H, BONUS_CROP_W = 128, 96
+"""Size of the bonus reader's crops. What names a flower or a season is often only
+its small corner writing (a number, or a character such as 梅 or 冬): at 80x60 that
+is a blot of a few pixels, and unseen sets' flowers were read at 75 %."""
+READERS: tuple[str, ...] = ("tiles", "bonus")
+"""The data sets this builder makes: the tile classifier's, and the bonus reader's
+(``vision.classify``'s second stage)."""
 
 BONUS_NAMES = {
     "plum": "1f", "orchid": "2f", "chrysanthemum": "3f", "bamboo": "4f",
@@ -374,9 +385,10 @@ def _downup(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 # ------------------------------------------------------------------ samples
 
 
-def render_tile(face: np.ndarray, neighbours: Sequence[np.ndarray], rng: np.random.Generator
-                ) -> np.ndarray:
-    """One crop of a tile face as the segmenter would cut it (RGB, upright)."""
+def render_tile(face: np.ndarray, neighbours: Sequence[np.ndarray], rng: np.random.Generator,
+                size: tuple[int, int] = (CROP_H, CROP_W)) -> np.ndarray:
+    """One crop (``size`` = height, width) of a tile face as the segmenter would cut
+    it (RGB, upright)."""
     face_rgb = _face_rgb(face, rng)
     # rescale face so the crop's resolution varies before warping
     scale = rng.uniform(0.45, 1.0)
@@ -385,7 +397,7 @@ def render_tile(face: np.ndarray, neighbours: Sequence[np.ndarray], rng: np.rand
                       interpolation=cv2.INTER_AREA) for n in neighbours]
     canvas, quad = _scene(face_rgb, nbs, rng)
     strength = 1.0 if rng.random() < 0.8 else 0.3
-    crop = _warp(_downup(canvas, rng), _jitter_quad(quad, rng, strength))
+    crop = _warp(_downup(canvas, rng), _jitter_quad(quad, rng, strength), *size)
     return photometric(crop, rng)
 
 
@@ -460,11 +472,31 @@ def render_none(faces: Sequence[np.ndarray], rng: np.random.Generator) -> np.nda
     return photometric(crop, rng)
 
 
-def _work(args: tuple[list[str], int, int, str | None, bool]) -> dict[str, np.ndarray]:
-    """Render ``n_per_class`` crops per label from the given sources (one process).
+def label_counts(n_per_class: int, reader: str = "tiles") -> dict[str, int]:
+    """How many crops of each label a split of ``reader``'s data gets.
+
+    The bonus reader only runs on crops that the classifier took for a flower, a
+    season or the 1 bamboo's bird, so it needs those in full and the other faces
+    only as a reminder of what is *not* a bonus tile."""
+    if reader not in READERS:
+        raise ValueError(f"unknown reader {reader!r}: expected one of {READERS}")
+    if reader == "tiles":
+        return dict.fromkeys(LABELS, n_per_class)
+    return {lab: n_per_class if lab in BONUS_CODES or lab == "1s" else n_per_class // 8
+            for lab in LABELS}
+
+
+def crop_size(reader: str = "tiles") -> tuple[int, int]:
+    """(height, width) of ``reader``'s crops."""
+    return (BONUS_CROP_H, BONUS_CROP_W) if reader == "bonus" else (CROP_H, CROP_W)
+
+
+def _work(args: tuple[list[str], dict[str, int], int, str | None, bool, tuple[int, int]]
+          ) -> dict[str, np.ndarray]:
+    """Render ``counts[label]`` crops of each label from the given sources (one process).
 
     ``mirror``: training only; test renders show each artwork as it is drawn."""
-    sources, n_per_class, seed, root, mirror = args
+    sources, counts, seed, root, mirror, size = args
     rng = np.random.default_rng(seed)
     # per code: the sources that draw it; a source is drawn first (weighted), then
     # one of its faces, so that a source with many variants does not dominate
@@ -480,9 +512,11 @@ def _work(args: tuple[list[str], int, int, str | None, bool]) -> dict[str, np.nd
         pool = pools.get(label, [])
         if label != NONE and not pool:
             continue
-        for _ in range(n_per_class):
+        for _ in range(counts.get(label, 0)):
             if label == NONE:
                 img, src = render_none(all_faces, rng), "none"
+                if img.shape[:2] != size:
+                    img = cv2.resize(img, size[::-1], interpolation=cv2.INTER_LINEAR)
             else:
                 w = np.array([SOURCE_WEIGHTS.get(name, 1.0) for name, _ in pool])
                 src, faces = pool[rng.choice(len(pool), p=w / w.sum())]
@@ -491,7 +525,7 @@ def _work(args: tuple[list[str], int, int, str | None, bool]) -> dict[str, np.nd
                 if mirror:
                     face = mirror_variant(face, label, rng)
                 face = corner_index(face, label, rng)
-                img = render_tile(face, nbs, rng)
+                img = render_tile(face, nbs, rng, size)
             up = bool(rng.random() < 0.5)
             if up:
                 img = img[::-1, ::-1]
@@ -504,12 +538,16 @@ def _work(args: tuple[list[str], int, int, str | None, bool]) -> dict[str, np.nd
 
 
 def build_split(sources: list[str], n_per_class: int, seed: int, workers: int,
-                root: str | None, *, mirror: bool = False) -> dict[str, np.ndarray]:
-    """Render a split in ``workers`` processes with independent seeds."""
+                root: str | None, *, mirror: bool = False, reader: str = "tiles"
+                ) -> dict[str, np.ndarray]:
+    """Render a split of ``reader``'s data in ``workers`` processes with independent seeds."""
     for s in sources:  # fill the face cache once, before forking
         artwork.load_faces(s, root)
-    per = [n_per_class // workers + (1 if i < n_per_class % workers else 0) for i in range(workers)]
-    jobs = [(sources, p, seed * 1000 + i, root, mirror) for i, p in enumerate(per) if p]
+    counts = label_counts(n_per_class, reader)
+    shares = [{lab: n // workers + (1 if i < n % workers else 0) for lab, n in counts.items()}
+              for i in range(workers)]
+    jobs = [(sources, c, seed * 1000 + i, root, mirror, crop_size(reader))
+            for i, c in enumerate(shares) if any(c.values())]
     with ProcessPoolExecutor(max_workers=workers) as ex:
         parts = list(ex.map(_work, jobs))
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
@@ -543,6 +581,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--test-per-class", type=int, default=150)
     p.add_argument("--workers", type=int, default=max(1, min(2, os.cpu_count() or 1)))
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--reader", choices=READERS, default="tiles",
+                   help="whose data: the tile classifier's, or the bonus reader's (flowers, "
+                   "seasons and 1s in full, other faces an eighth as often, "
+                   f"{BONUS_CROP_H}x{BONUS_CROP_W})")
     a = p.parse_args(argv)
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -556,7 +598,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "test_heldout": (held, a.test_per_class, a.seed + 200),  # never-seen styles
     }
     for name, (srcs, n, seed) in splits.items():
-        data = build_split(srcs, n, seed, a.workers, a.datasets, mirror=name == "train")
+        data = build_split(srcs, n, seed, a.workers, a.datasets, mirror=name == "train",
+                           reader=a.reader)
         np.savez(out / f"{name}.npz", **data)
         print(f"{name}: {len(data['y'])} crops ({time.time() - t0:.0f}s)", flush=True)
     real = load_real(a.datasets)

@@ -9,12 +9,17 @@ import pytest
 
 from datasets import artwork
 from datasets.tile_dataset import (
+    BONUS_CODES,
+    BONUS_CROP_H,
+    BONUS_CROP_W,
     CROP_H,
     CROP_W,
     LABELS,
     REAL_HELDOUT_SETS,
     REAL_TRAIN_SETS,
     TILE_CODES,
+    crop_size,
+    label_counts,
     load_real,
     mirror_variant,
     photometric,
@@ -117,3 +122,22 @@ def test_only_tiles_drawn_both_ways_are_mirrored() -> None:
     assert all(np.array_equal(f, face) or np.array_equal(f, face[:, ::-1]) for f in flips)
     for code in ("1m", "2z", "1f", "5p"):
         assert all(mirror_variant(face, code, rng) is face for _ in range(50))
+
+
+def test_the_bonus_readers_data_is_mostly_flowers_and_seasons() -> None:
+    """The second stage only reads crops that may be bonus tiles: it needs those,
+    and the 1 bamboo's bird, in full, and the other faces as a reminder."""
+    counts = label_counts(800, "bonus")
+    assert {counts[c] for c in (*BONUS_CODES, "1s")} == {800}
+    assert {n for c, n in counts.items() if c not in (*BONUS_CODES, "1s")} == {100}
+    assert label_counts(50) == dict.fromkeys(LABELS, 50)
+    assert crop_size("bonus") == (BONUS_CROP_H, BONUS_CROP_W)
+    assert crop_size("tiles") == (CROP_H, CROP_W)
+    with pytest.raises(ValueError, match="unknown reader"):
+        label_counts(10, "jokers")
+
+
+def test_render_tile_takes_the_bonus_readers_size() -> None:
+    faces = _faces()
+    crop = render_tile(faces[0], faces[1:], np.random.default_rng(2), crop_size("bonus"))
+    assert crop.shape == (BONUS_CROP_H, BONUS_CROP_W, 3)
