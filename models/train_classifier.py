@@ -7,6 +7,11 @@ Needs the ``train`` extra (torch, tqdm) and the data built by
 ``python3 -m datasets.tile_dataset`` (see that module).
 
     python3 models/train_classifier.py --data build/tiles --epochs 8 --seed 0
+    python3 models/train_classifier.py --reader bonus --data build/bonus --budget-min 25
+
+``--reader bonus`` trains the second stage of ``vision.classify`` instead: the bonus
+reader, which tells the eight flowers and seasons apart (and from everything
+else, "other") on larger crops, from data built with ``--reader bonus``.
 
 Training data: rendered crops of every artwork except
 ``datasets.artwork.HELD_OUT_STYLES`` plus the real crops of the physical sets
@@ -17,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from pathlib import Path
@@ -32,19 +38,34 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from datasets.tile_dataset import (  # noqa: E402
-    CROP_H,
-    CROP_W,
-    LABEL_INDEX,
+    BONUS_CODES,
     LABELS,
     REAL_HELDOUT_SETS,
     REAL_TRAIN_SETS,
+    crop_size,
     photometric,
 )
-from vision.classify import TURNABLE  # noqa: E402
+from vision.classify import BONUS_READER_FILES, MODEL_FILES, OTHER, TURNABLE  # noqa: E402
 
-NONE_INDEX = LABEL_INDEX["none"]
-TURNABLE_MASK = torch.tensor([lab in TURNABLE for lab in LABELS])
-"""Orientation is learnt only on tiles that look different upside down."""
+READER_LABELS: dict[str, tuple[str, ...]] = {"tiles": LABELS, "bonus": (*BONUS_CODES, OTHER)}
+"""Each model's outputs: the tile classifier's 44 labels, or the bonus reader's 9."""
+READER_FILES = {"tiles": MODEL_FILES, "bonus": BONUS_READER_FILES}
+CHECKPOINTS = {"tiles": "tilenet.pt", "bonus": "bonusnet.pt"}
+"""The state dict saved after each epoch, in the data folder."""
+TRAIN_LOGS = {"tiles": "train_log.json", "bonus": "bonus-train_log.json"}
+
+
+def relabel(y: np.ndarray, reader: str) -> np.ndarray:
+    """The data's tile-label indices -> the reader's output indices (non-bonus -> other)."""
+    labels = READER_LABELS[reader]
+    index = {lab: i for i, lab in enumerate(labels)}
+    table = np.array([index.get(lab, index.get(OTHER, -1)) for lab in LABELS], np.int64)
+    return table[y]
+
+
+def turnable_mask(labels: tuple[str, ...]) -> torch.Tensor:
+    """Orientation is learnt only on tiles that look different upside down."""
+    return torch.tensor([lab in TURNABLE for lab in labels])
 
 
 def conv_bn(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
@@ -54,14 +75,18 @@ def conv_bn(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
 
 
 class TileNet(nn.Module):
-    """Small VGG-like CNN; input (N, 3, 80, 60) RGB in [0, 255].
+    """Small VGG-like CNN; input (N, 3, H, W) RGB in [0, 255] (80x60 for the
+    classifier, 128x96 for the bonus reader).
 
     Per-image brightness/contrast normalisation is part of the graph, so the
     ONNX model sees raw pixels and no pre-processing can drift between
-    training and inference. Two heads: tile label (44) and orientation (2)."""
+    training and inference. Two heads: label (44, or the bonus reader's 9) and
+    orientation (2)."""
 
-    def __init__(self, n_classes: int = len(LABELS)) -> None:
+    def __init__(self, n_classes: int = len(LABELS),
+                 size: tuple[int, int] = crop_size("tiles")) -> None:
         super().__init__()
+        grid = math.ceil(size[0] / 16) * math.ceil(size[1] / 16)  # after four stride-2 convs
         self.features = nn.Sequential(
             conv_bn(3, 16, 2),  # 40x30
             conv_bn(16, 32, 2),  # 20x15
@@ -72,7 +97,7 @@ class TileNet(nn.Module):
             conv_bn(128, 128),
         )
         self.drop = nn.Dropout(0.2)
-        self.fc = nn.Linear(128 * 5 * 4, 256)
+        self.fc = nn.Linear(128 * grid, 256)
         self.cls = nn.Linear(256, n_classes)
         self.orient = nn.Linear(256, 2)
 
@@ -89,24 +114,25 @@ class TileNet(nn.Module):
 # ------------------------------------------------------------------ real crops
 
 
-def augment_real(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """A real tight crop (160x120) -> a crop like the segmenter's (80x60)."""
+def augment_real(img: np.ndarray, rng: np.random.Generator, size: tuple[int, int]
+                 ) -> np.ndarray:
+    """A real tight crop (160x120) -> a crop like the segmenter's (``size``: H, W)."""
     h, w = img.shape[:2]
     s = rng.uniform(0.88, 1.15)
     ang = rng.normal(0, 2.5)
     m = cv2.getRotationMatrix2D((w / 2, h / 2), ang, 1 / s)
     m[:, 2] += rng.normal(0, 0.04, 2) * np.array([w, h])
     out = cv2.warpAffine(img, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
-    out = cv2.resize(out, (CROP_W, CROP_H), interpolation=cv2.INTER_AREA)
+    out = cv2.resize(out, size[::-1], interpolation=cv2.INTER_AREA)
     return photometric(out, rng, strength=0.6)
 
 
-def real_batch(x: np.ndarray, y: np.ndarray, reps: int, rng: np.random.Generator
-               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def real_batch(x: np.ndarray, y: np.ndarray, reps: int, rng: np.random.Generator,
+               size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     xs, ys, rs = [], [], []
     for _ in range(reps):
         for img, lab in zip(x, y, strict=True):
-            a = augment_real(img, rng)
+            a = augment_real(img, rng, size)
             up = rng.random() < 0.5
             xs.append(a[::-1, ::-1] if up else a)
             ys.append(lab)
@@ -114,8 +140,8 @@ def real_batch(x: np.ndarray, y: np.ndarray, reps: int, rng: np.random.Generator
     return np.stack(xs), np.array(ys), np.array(rs)
 
 
-def plain_real(x: np.ndarray) -> np.ndarray:
-    return np.stack([cv2.resize(i, (CROP_W, CROP_H), interpolation=cv2.INTER_AREA) for i in x])
+def plain_real(x: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    return np.stack([cv2.resize(i, size[::-1], interpolation=cv2.INTER_AREA) for i in x])
 
 
 # ------------------------------------------------------------------ training
@@ -136,6 +162,14 @@ def predict(model: nn.Module, x: np.ndarray, bs: int = 512) -> tuple[np.ndarray,
     return np.concatenate(outs), np.concatenate(ors)
 
 
+def load_matching(model: nn.Module, state: dict[str, torch.Tensor]) -> None:
+    """Copy the weights whose name and shape agree; the rest keep their initialisation."""
+    own = model.state_dict()
+    same = {k: v for k, v in state.items() if k in own and own[k].shape == v.shape}
+    model.load_state_dict(same, strict=False)
+    print(f"started from {len(same)} of {len(own)} tensors")
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description="train the tile classifier")
     p.add_argument("--data", default=str(REPO / "build" / "tiles"))
@@ -145,36 +179,46 @@ def main() -> int:
     p.add_argument("--lr", type=float, default=3e-3)
     p.add_argument("--real-reps", type=int, default=12, help="copies of each real crop per epoch")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--reader", choices=tuple(READER_LABELS), default="tiles",
+                   help="which model: the tile classifier, or the bonus reader (its own data)")
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--limit", type=int, default=0, help="use only N synthetic crops (smoke test)")
     p.add_argument("--budget-min", type=float, default=0.0,
                    help="train for this many minutes of wall clock (cosine schedule over the "
                    "clock, ignores --epochs): keeps a retrain under an hour on a busy machine")
+    p.add_argument("--init", metavar="CHECKPOINT", default=None,
+                   help="start from another model's weights where the shapes agree (the "
+                   "bonus reader starts from the tile classifier's convolutions)")
     p.add_argument("--export-only", metavar="CHECKPOINT", default=None,
                    help="skip training: export a saved state dict (tilenet.pt)")
     a = p.parse_args()
     t0 = time.time()
+    labels, size = READER_LABELS[a.reader], crop_size(a.reader)
     if a.export_only:
-        model = TileNet()
+        model = TileNet(len(labels), size)
         model.load_state_dict(torch.load(a.export_only))
-        export(model, Path(a.out), Path(a.data), np.random.default_rng(a.seed))
+        export(model, Path(a.out), Path(a.data), np.random.default_rng(a.seed), a.reader)
         return 0
     torch.manual_seed(a.seed)
     torch.set_num_threads(a.threads)
     rng = np.random.default_rng(a.seed)
     data = Path(a.data)
     tr = np.load(data / "train.npz")
-    x_syn, y_syn, r_syn = tr["x"], tr["y"], tr["rot"]
+    x_syn, y_syn, r_syn = tr["x"], relabel(tr["y"], a.reader), tr["rot"]
     if a.limit:
         idx = rng.choice(len(y_syn), a.limit, replace=False)
         x_syn, y_syn, r_syn = x_syn[idx], y_syn[idx], r_syn[idx]
     with np.load(data / "real.npz") as z:
         real = {k: z[k] for k in z.files}
+    real["y"] = relabel(real["y"], a.reader)
     train_mask = np.isin(real["set"], REAL_TRAIN_SETS)
     xr, yr = real["x"][train_mask], real["y"][train_mask]
     print(f"synthetic {len(y_syn)}, real train {len(yr)} from sets {REAL_TRAIN_SETS}")
 
-    model = TileNet()
+    model = TileNet(len(labels), size)
+    if a.init:
+        load_matching(model, torch.load(a.init))
+    turnable = turnable_mask(labels)
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=5e-4)
     n_per_epoch = len(y_syn) + len(yr) * a.real_reps
     steps = a.epochs * ((n_per_epoch + a.batch - 1) // a.batch)
@@ -188,7 +232,7 @@ def main() -> int:
             break
         if not budget_s and epoch >= a.epochs:
             break
-        xb_r, yb_r, rb_r = real_batch(xr, yr, a.real_reps, rng)
+        xb_r, yb_r, rb_r = real_batch(xr, yr, a.real_reps, rng, size)
         x_all = np.concatenate([x_syn, xb_r])
         y_all = np.concatenate([y_syn, yb_r])
         r_all = np.concatenate([r_syn, rb_r])
@@ -209,7 +253,7 @@ def main() -> int:
             rt = torch.from_numpy(rb)
             logits, orient = model(xt)
             loss = F.cross_entropy(logits, yt, label_smoothing=0.05)
-            mask = TURNABLE_MASK[yt]
+            mask = turnable[yt]
             if mask.any():
                 loss = loss + 0.3 * F.cross_entropy(orient[mask], rt[mask])
             opt.zero_grad(set_to_none=True)
@@ -230,16 +274,16 @@ def main() -> int:
             seen += len(idx)
             bar.set_postfix(loss=f"{loss.item():.3f}", acc=f"{correct / seen:.3f}")
         epoch += 1
-        torch.save(model.state_dict(), data / "tilenet.pt")
+        torch.save(model.state_dict(), data / CHECKPOINTS[a.reader])
         # progress only (no checkpoint is chosen by it): real sets never trained on
         held = np.isin(real["set"], REAL_HELDOUT_SETS)
-        c, _ = predict(model, plain_real(real["x"][held]))
+        c, _ = predict(model, plain_real(real["x"][held], size))
         print(f"  real held-out sets: {float((c.argmax(1) == real['y'][held]).mean()):.4f}",
               flush=True)
     train_s = time.time() - t0
-    export(model, Path(a.out), data, rng)
-    (Path(a.out) / "train_log.json").write_text(json.dumps({
-        "seed": a.seed, "epochs": epoch, "steps": n_steps, "batch": a.batch,
+    export(model, Path(a.out), data, rng, a.reader)
+    (Path(a.out) / TRAIN_LOGS[a.reader]).write_text(json.dumps({
+        "reader": a.reader, "seed": a.seed, "epochs": epoch, "steps": n_steps, "batch": a.batch,
         "train_seconds": round(train_s),
         "synthetic": len(y_syn), "real_train": len(yr),
         "command": " ".join(sys.argv),
@@ -248,22 +292,24 @@ def main() -> int:
     return 0
 
 
-def export(model: nn.Module, out: Path, data: Path, rng: np.random.Generator) -> None:
+def export(model: nn.Module, out: Path, data: Path, rng: np.random.Generator,
+           reader: str = "tiles") -> None:
     """ONNX + labels + reference inputs/outputs (so tests need no torch)."""
     model.eval()
     out.mkdir(parents=True, exist_ok=True)
-    dummy = torch.zeros(1, 3, CROP_H, CROP_W)
+    files = READER_FILES[reader]
+    dummy = torch.zeros(1, 3, *crop_size(reader))
     torch.onnx.export(
-        model, (dummy,), str(out / "tile-classifier.onnx"), input_names=["image"],
+        model, (dummy,), str(out / files.model), input_names=["image"],
         output_names=["logits", "orientation"], opset_version=17, dynamo=False,
         dynamic_axes={"image": {0: "batch"}, "logits": {0: "batch"}, "orientation": {0: "batch"}},
     )
-    (out / "labels.txt").write_text("\n".join(LABELS) + "\n")
+    (out / files.labels).write_text("\n".join(READER_LABELS[reader]) + "\n")
     with np.load(data / "test_seen.npz") as te:
         idx = rng.choice(len(te["y"]), 6, replace=False)
         x = te["x"][idx]
     c, o = predict(model, x)
-    np.savez_compressed(out / "reference.npz", x=x, logits=c, orientation=o)
+    np.savez_compressed(out / files.reference, x=x, logits=c, orientation=o)
 
 
 if __name__ == "__main__":
