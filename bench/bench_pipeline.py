@@ -12,7 +12,8 @@ Measures, on the generated benchmark set (``python -m datasets.scenes --count 20
 
 Tiles are named as the service names them: the classifier's readings, then the
 most probable winning hand among them (:mod:`scoring.likely_hand`);
-``--no-hand-reading`` measures the classifier's first readings alone.
+``--no-hand-reading`` measures the classifier's first readings alone, and
+``--no-second-stage`` the tile model without its bonus reader (``vision.classify``).
 
 The real photos are product photos of whole sets with only some tiles labelled
 (``complete: false``): there, recall and naming are measured on the labelled
@@ -151,16 +152,19 @@ def _table_of(path: Path) -> str:
 
 def run_ours(photos: list[Path], truth_of: Any, tally: Tally,
              by_table: dict[str, Tally] | None = None, *, segment_only: bool = False,
-             hand_reading: bool = True) -> None:
+             hand_reading: bool = True, second_stage: bool = True) -> None:
     from scoring.likely_hand import most_likely
+    from vision.classify import TileClassifier
     from vision.photo import load_photo
     from vision.recognize import recognize
     from vision.segment import segment
 
+    classifier = None if segment_only else TileClassifier(second_stage=second_stage)
+
     # one warm-up call: the classifier's session starts once per process
     if photos and not segment_only:
         warm = load_photo(photos[0], max_side=DECODE_SIDE)
-        recognize(warm.image, scale=warm.scale)
+        recognize(warm.image, scale=warm.scale, classifier=classifier)
     for path in photos:
         t0 = time.perf_counter()
         photo = load_photo(path, max_side=DECODE_SIDE)
@@ -168,7 +172,7 @@ def run_ours(photos: list[Path], truth_of: Any, tally: Tally,
             seg = segment(photo.image)
             found = [(q.corners / photo.scale, "") for q in seg.quads]
         else:
-            rec = recognize(photo.image, scale=photo.scale,
+            rec = recognize(photo.image, scale=photo.scale, classifier=classifier,
                             hand_reader=most_likely if hand_reading else None)
             found = [(np.array(t.outline), t.code) for t in rec.tiles]
         dt = time.perf_counter() - t0
@@ -221,6 +225,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-hand-reading", action="store_true",
                         help="the classifier's first readings, as they are (the service "
                              "reads them as the most likely winning hand)")
+    parser.add_argument("--no-second-stage", action="store_true",
+                        help="the tile model alone, without its bonus reader")
     parser.add_argument("--segment-only", action="store_true",
                         help="outlines only (no classifier, no peer): quick while tuning "
                              "vision/segment.py")
@@ -236,7 +242,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"command: python bench/bench_pipeline.py --scenes {args.scenes}"
           + (f" --limit {args.limit}" if args.limit else "")
           + (" --segment-only" if args.segment_only else "")
-          + (" --no-hand-reading" if args.no_hand_reading else ""))
+          + (" --no-hand-reading" if args.no_hand_reading else "")
+          + (" --no-second-stage" if args.no_second_stage else ""))
     for name, photos, truth_of in (("generated scenes", scenes, _truth_scene),
                                    ("real photos (real-dev)", real, _truth_real)):
         if not photos:
@@ -245,7 +252,8 @@ def main(argv: list[str] | None = None) -> int:
         ours = Tally()
         tables: dict[str, Tally] | None = {} if complete else None
         run_ours(photos, truth_of, ours, tables, segment_only=args.segment_only,
-                 hand_reading=not args.no_hand_reading)
+                 hand_reading=not args.no_hand_reading,
+                 second_stage=not args.no_second_stage)
         print("\n".join(ours.lines(f"[ours] {name}", complete=complete)))
         for table, t in sorted((tables or {}).items()):
             print(f"  by table: {table:<6} {t.hands:3d} hands  recall "

@@ -19,8 +19,11 @@ import pytest
 
 from scoring.tiles import ALL_TILES
 from vision.classify import (
+    BONUS_GATE,
+    BONUS_READER_FILES,
     MODEL_FILE,
     NONE,
+    OTHER,
     TURNABLE,
     TileClassifier,
     TileGuess,
@@ -82,6 +85,40 @@ def test_onnxruntime_matches_the_trained_network(clf: TileClassifier) -> None:
         assert (logits.argmax(1) == ref["logits"].argmax(1)).all()
 
 
+def test_the_bonus_reader_ships_beside_the_model(clf: TileClassifier) -> None:
+    path = MODELS / BONUS_READER_FILES.model
+    assert path.stat().st_size <= 10 * 1024 * 1024
+    reader = clf.bonus_reader
+    assert reader is not None
+    flowers_and_seasons = tuple(t.code for t in ALL_TILES if t.code[-1] in "fg")
+    assert reader.labels == (*flowers_and_seasons, OTHER)
+    assert reader.size == (128, 96)
+    assert TileClassifier(second_stage=False).bonus_reader is None
+
+
+def test_bonus_reader_onnxruntime_matches_the_trained_network(clf: TileClassifier) -> None:
+    assert clf.bonus_reader is not None
+    with np.load(MODELS / BONUS_READER_FILES.reference) as ref:
+        logits, _ = clf.bonus_reader.session.run(
+            None, {"image": ref["x"].transpose(0, 3, 1, 2).astype(np.float32)})
+        np.testing.assert_allclose(logits, ref["logits"], atol=2e-3, rtol=1e-3)
+
+
+def test_the_second_stage_reads_only_crops_that_may_be_bonus_tiles(clf: TileClassifier) -> None:
+    """A crop the tile model is sure is a suit tile keeps the tile model's answer;
+    a flower's gets the reader's, and stays a probability distribution."""
+    items = real_crops(("J",))
+    crops = [cv2.imread(str(p)) for p, code in items if code in ("5m", "1f", "3g")]
+    first, _ = TileClassifier(second_stage=False).probabilities(crops)
+    both, _ = clf.probabilities(crops)
+    bonus = [clf.labels.index(c) for c in clf.labels if c[-1] in "fg"]
+    gated = first[:, bonus].sum(1) + first[:, clf.labels.index("1s")] >= BONUS_GATE
+    assert gated.any() and not gated.all()
+    np.testing.assert_array_equal(both[~gated], first[~gated])
+    assert not np.allclose(both[gated], first[gated])
+    np.testing.assert_allclose(both.sum(1), 1, atol=1e-5)
+
+
 def test_results_are_immutable_and_complete(clf: TileClassifier) -> None:
     rng = np.random.default_rng(0)
     crops = [rng.integers(0, 256, (h, w, 3), dtype=np.uint8) for h, w in ((320, 240), (40, 31))]
@@ -135,7 +172,7 @@ def test_held_out_real_tiles_are_read(clf: TileClassifier) -> None:
     down = clf.classify([np.ascontiguousarray(i[::-1, ::-1]) for i in imgs])
     for guesses, turned in ((up, 0), (down, 180)):
         top1 = np.mean([g.top3[0].code == t for g, t in zip(guesses, truth, strict=True)])
-        assert top1 >= 0.93, top1  # measured 0.96 (models/MODEL_CARD.md)
+        assert top1 >= 0.95, top1  # measured 0.974 (models/MODEL_CARD.md)
         confident_wrong = [(t, g.code) for g, t in zip(guesses, truth, strict=True)
                            if g.code not in (t, NONE)]
         assert len(confident_wrong) <= 2, confident_wrong

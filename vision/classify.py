@@ -6,7 +6,8 @@ contract and failure modes (a crop that is not a tile face, a tile upside
 down). This module owns that contract so callers never touch onnxruntime.
 
 Input contract: each crop is the rectified face of one tile, portrait (about
-3:4), upright or upside down, any size, as a ``uint8`` array ``(H, W, 3)``
+3:4), upright or upside down, any size (at least 96x128 keeps a flower's
+corner writing legible for the second stage), as a ``uint8`` array ``(H, W, 3)``
 in **BGR** order (what OpenCV reads and the segmenter returns); pass
 ``rgb=True`` for RGB arrays. Greyscale ``(H, W)`` and BGRA are accepted too.
 
@@ -21,6 +22,8 @@ package (package data); in a source checkout the same file lives at
 ``models/tile-classifier.onnx`` at the repository root and ``vision/models``
 is a link to it (see ``models/MODEL_CARD.md``). ``MJLENS_MODEL`` overrides
 both with a path to another ``.onnx`` file (its ``labels.txt`` beside it).
+The second stage, :class:`BonusReader`, is ``bonus-reader.onnx`` in the same
+folder; without that file the tile model reads alone.
 """
 
 from __future__ import annotations
@@ -31,12 +34,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 
-MODEL_FILE = "tile-classifier.onnx"
-LABELS_FILE = "labels.txt"
 INPUT_H, INPUT_W = 80, 60
 """Network input size (portrait 3:4); crops are resized to it."""
 NONE = "none"
@@ -51,6 +53,27 @@ back, 中 ...) look the same both ways, so their orientation is reported as 0.""
 MIN_CONFIDENCE = 0.5
 """Below this confidence a crop is reported as ``none``: a wrong tile costs the
 user more (a wrong score) than an explicit "unreadable tile" that they fix."""
+
+
+@dataclass(frozen=True, slots=True)
+class ModelFiles:
+    """The files of one exported model, side by side in one folder."""
+
+    model: str
+    labels: str
+    reference: str  # inputs and PyTorch outputs at export time, for the tests
+
+
+MODEL_FILES = ModelFiles("tile-classifier.onnx", "labels.txt", "reference.npz")
+BONUS_READER_FILES = ModelFiles("bonus-reader.onnx", "bonus-labels.txt", "bonus-reference.npz")
+MODEL_FILE, LABELS_FILE = MODEL_FILES.model, MODEL_FILES.labels
+OTHER = "other"
+"""The bonus reader's label for a crop that is not a flower or a season."""
+BIRD = "1s"
+"""The 1 bamboo: most sets draw a bird, which the classifier takes for a flower."""
+BONUS_GATE = 0.2
+"""The bonus reader reads a crop whose flower, season and bird probabilities add
+up to this much: below it the classifier is sure enough that it is another tile."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,55 +114,132 @@ def _model_dir() -> Path:
     return Path(__file__).resolve().parents[1] / "models"
 
 
+def _session(path: Path) -> Any:
+    import onnxruntime as ort  # type: ignore[import-untyped]  # lazy: keeps CLI start fast
+
+    opts = ort.SessionOptions()
+    # One thread: a hand is ~14 small crops, too little work to split, and on a
+    # busy 2-core server two threads wait on each other (measured 2x slower).
+    opts.intra_op_num_threads = 1
+    opts.inter_op_num_threads = 1
+    return ort.InferenceSession(str(path), sess_options=opts, providers=["CPUExecutionProvider"])
+
+
+def _labels(path: Path, labels_file: str, session: Any) -> tuple[str, ...]:
+    labels = tuple((path.parent / labels_file).read_text(encoding="utf-8").split())
+    n_out = session.get_outputs()[0].shape[-1]
+    if n_out != len(labels):
+        raise ValueError(f"{path.name} has {n_out} outputs but {labels_file} has {len(labels)}")
+    return labels
+
+
+def preprocess(crops: Sequence[np.ndarray], size: tuple[int, int], *, rgb: bool = False
+               ) -> np.ndarray:
+    """Crops -> float32 (N, 3, H, W) RGB in [0, 255] (normalised inside the model);
+    ``size`` is the network's (height, width)."""
+    h, w = size
+    batch = np.empty((len(crops), 3, h, w), np.float32)
+    for i, crop in enumerate(crops):
+        img = np.asarray(crop)
+        if img.dtype != np.uint8:
+            raise TypeError(f"crop {i}: expected uint8, got {img.dtype}")
+        if img.ndim == 2:
+            img = cv2.cvtColor(img, cv2.COLOR_GRAY2RGB)
+        elif img.ndim == 3 and img.shape[2] == 4:
+            img = cv2.cvtColor(img, cv2.COLOR_RGBA2RGB if rgb else cv2.COLOR_BGRA2RGB)
+        elif img.ndim == 3 and img.shape[2] == 3:
+            img = img if rgb else cv2.cvtColor(img, cv2.COLOR_BGR2RGB)
+        else:
+            raise ValueError(f"crop {i}: expected (H, W, 3) image, got shape {img.shape}")
+        if img.shape[0] < 2 or img.shape[1] < 2:
+            raise ValueError(f"crop {i}: too small ({img.shape[1]}x{img.shape[0]})")
+        img = cv2.resize(img, (w, h), interpolation=cv2.INTER_AREA)
+        batch[i] = img.transpose(2, 0, 1)
+    return batch
+
+
+def _two_views(session: Any, batch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Label probabilities and P(upside down) of a batch read as cut and turned 180
+    degrees, the two readings averaged (the second one's orientation reversed)."""
+    both = np.concatenate([batch, batch[:, :, ::-1, ::-1]])
+    logits, orient = (np.asarray(o) for o in session.run(None, {"image": both}))
+    n = len(batch)
+    probs, up = _softmax(logits), _softmax(orient)[:, 1]
+    return (probs[:n] + probs[n:]) / 2, (up[:n] + 1 - up[n:]) / 2
+
+
+class BonusReader:
+    """The second stage: which flower or season a crop shows, read at 128x96.
+
+    Why a second model: what tells the eight bonus tiles apart is often only a
+    small number or character in a corner, a few pixels at the classifier's
+    80x60, and unseen sets draw their own pictures. A larger input for all 14
+    tiles would cost the whole hand; this one runs only on the crops that the
+    classifier took for a flower, a season or the 1 bamboo's bird (their usual
+    confusion), usually none to four per hand. Its labels are the eight bonus
+    tiles and :data:`OTHER`."""
+
+    def __init__(self, path: Path) -> None:
+        self.session = _session(path)
+        self.labels = _labels(path, BONUS_READER_FILES.labels, self.session)
+        shape = self.session.get_inputs()[0].shape
+        self.size: tuple[int, int] = (int(shape[2]), int(shape[3]))
+
+    def probabilities(self, crops: Sequence[np.ndarray], *, rgb: bool = False) -> np.ndarray:
+        """Probabilities (N, 9) over :attr:`labels`, both ways up averaged."""
+        return _two_views(self.session, preprocess(crops, self.size, rgb=rgb))[0]
+
+    def refine(self, crops: Sequence[np.ndarray], probs: np.ndarray,
+               labels: Sequence[str], *, rgb: bool = False) -> np.ndarray:
+        """The classifier's probabilities (N, L) with the bonus reader's say on the
+        crops that may be bonus tiles.
+
+        On a crop whose bonus-or-bird probability reaches :data:`BONUS_GATE`, the
+        reader's eight bonus probabilities replace the classifier's, and its
+        ``other`` is shared among the other labels in the classifier's proportions.
+        (The reader decides alone: an equal vote of the two, a geometric mean, read
+        the unseen style's flowers and seasons worse, 22 % against 35 %, and was
+        no better elsewhere; see ``models/MODEL_CARD.md``.)"""
+        index = {lab: i for i, lab in enumerate(labels)}
+        mine = [i for i, lab in enumerate(self.labels) if lab != OTHER]
+        bonus = np.array([index[self.labels[i]] for i in mine])
+        rest = np.flatnonzero(~np.isin(np.arange(len(labels)), bonus))
+        gate = probs[:, bonus].sum(1) + probs[:, index[BIRD]] >= BONUS_GATE
+        if not gate.any():
+            return probs
+        rows = np.flatnonzero(gate)
+        q = self.probabilities([crops[int(i)] for i in rows], rgb=rgb)
+        kept = probs[np.ix_(rows, rest)]
+        share = q[:, self.labels.index(OTHER)] / np.maximum(kept.sum(1), 1e-12)
+        out = probs.copy()
+        out[np.ix_(rows, bonus)] = q[:, mine]
+        out[np.ix_(rows, rest)] = kept * share[:, None]
+        return out
+
+
 class TileClassifier:
-    """An onnxruntime session over the tile model plus its label list.
+    """onnxruntime sessions over the tile model (and its second stage, the
+    :class:`BonusReader`, when its file lies beside the model) plus their labels.
 
     Creating one costs ~0.1 s (session start); reuse it, or use
-    :func:`classify`, which keeps one per process."""
+    :func:`classify`, which keeps one per process. ``second_stage=False`` reads
+    with the tile model alone (for measuring what the second stage adds)."""
 
-    def __init__(self, model_path: str | os.PathLike[str] | None = None) -> None:
-        import onnxruntime as ort  # type: ignore[import-untyped]  # lazy: keeps CLI start fast
-
+    def __init__(self, model_path: str | os.PathLike[str] | None = None, *,
+                 second_stage: bool = True) -> None:
         path = Path(model_path) if model_path else _model_dir() / MODEL_FILE
         if os.environ.get("MJLENS_MODEL") and model_path is None:
             path = Path(os.environ["MJLENS_MODEL"])
         if not path.is_file():
             raise FileNotFoundError(f"tile classifier model not found: {path}")
-        self.labels: tuple[str, ...] = tuple(
-            (path.parent / LABELS_FILE).read_text(encoding="utf-8").split()
-        )
-        opts = ort.SessionOptions()
-        # One thread: a hand is ~14 small crops, too little work to split, and on a
-        # busy 2-core server two threads wait on each other (measured 2x slower).
-        opts.intra_op_num_threads = 1
-        opts.inter_op_num_threads = 1
-        self.session = ort.InferenceSession(
-            str(path), sess_options=opts, providers=["CPUExecutionProvider"]
-        )
-        n_out = self.session.get_outputs()[0].shape[-1]
-        if n_out != len(self.labels):
-            raise ValueError(f"model has {n_out} outputs but {LABELS_FILE} has {len(self.labels)}")
+        self.session = _session(path)
+        self.labels: tuple[str, ...] = _labels(path, LABELS_FILE, self.session)
+        reader = path.parent / BONUS_READER_FILES.model
+        self.bonus_reader = BonusReader(reader) if second_stage and reader.is_file() else None
 
     def preprocess(self, crops: Sequence[np.ndarray], *, rgb: bool = False) -> np.ndarray:
         """Crops -> float32 (N, 3, 80, 60) RGB in [0, 255] (normalised inside the model)."""
-        batch = np.empty((len(crops), 3, INPUT_H, INPUT_W), np.float32)
-        for i, crop in enumerate(crops):
-            img = np.asarray(crop)
-            if img.dtype != np.uint8:
-                raise TypeError(f"crop {i}: expected uint8, got {img.dtype}")
-            if img.ndim == 2:
-                img = cv2.cvtColor(img, cv2.COLOR_GRAY2RGB)
-            elif img.ndim == 3 and img.shape[2] == 4:
-                img = cv2.cvtColor(img, cv2.COLOR_RGBA2RGB if rgb else cv2.COLOR_BGRA2RGB)
-            elif img.ndim == 3 and img.shape[2] == 3:
-                img = img if rgb else cv2.cvtColor(img, cv2.COLOR_BGR2RGB)
-            else:
-                raise ValueError(f"crop {i}: expected (H, W, 3) image, got shape {img.shape}")
-            if img.shape[0] < 2 or img.shape[1] < 2:
-                raise ValueError(f"crop {i}: too small ({img.shape[1]}x{img.shape[0]})")
-            img = cv2.resize(img, (INPUT_W, INPUT_H), interpolation=cv2.INTER_AREA)
-            batch[i] = img.transpose(2, 0, 1)
-        return batch
+        return preprocess(crops, (INPUT_H, INPUT_W), rgb=rgb)
 
     def logits(self, crops: Sequence[np.ndarray], *, rgb: bool = False
                ) -> tuple[np.ndarray, np.ndarray]:
@@ -157,15 +257,14 @@ class TileClassifier:
         are averaged (the second one's orientation reversed): a tile's label does
         not change when it is turned, and on the held-out tests the two views
         together made about a third fewer confident errors than one, for twice
-        the (small) compute; see ``models/MODEL_CARD.md``."""
+        the (small) compute; see ``models/MODEL_CARD.md``. Crops that may be
+        flowers or seasons are then read again by the :class:`BonusReader`."""
         if len(crops) == 0:
             return np.zeros((0, len(self.labels)), np.float32), np.zeros(0, np.float32)
-        batch = self.preprocess(crops, rgb=rgb)
-        both = np.concatenate([batch, batch[:, :, ::-1, ::-1]])
-        logits, orient = (np.asarray(o) for o in self.session.run(None, {"image": both}))
-        n = len(batch)
-        probs, up = _softmax(logits), _softmax(orient)[:, 1]
-        return (probs[:n] + probs[n:]) / 2, (up[:n] + 1 - up[n:]) / 2
+        probs, up = _two_views(self.session, self.preprocess(crops, rgb=rgb))
+        if self.bonus_reader is not None:
+            probs = self.bonus_reader.refine(crops, probs, self.labels, rgb=rgb)
+        return probs, up
 
     def classify(self, crops: Sequence[np.ndarray], *, rgb: bool = False) -> list[TileGuess]:
         """Name each crop; see the module docstring for the input contract."""

@@ -11,8 +11,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-CROP_W, CROP_H = 72, 96
-"""Crop size (portrait 3:4); the classifier resizes to its own input anyway."""
+CROP_W, CROP_H = 96, 128
+"""Crop size (portrait 3:4): the bonus reader's input (``vision.classify``), so that
+a flower's corner writing keeps the pixels the photo had; the tile classifier
+shrinks the crop to its own 80x60."""
 
 
 def order_corners(quad: np.ndarray, right: np.ndarray) -> np.ndarray:
