@@ -7,11 +7,15 @@ Needs the ``train`` extra (torch, tqdm) and the data built by
 ``python3 -m datasets.tile_dataset`` (see that module).
 
     python3 models/train_classifier.py --data build/tiles --epochs 8 --seed 0
-    python3 models/train_classifier.py --reader bonus --data build/bonus --budget-min 25
+    python3 models/train_classifier.py --reader bonus --data build/bonus \
+        --init build/tiles/tilenet.pt --lr 2e-3 --budget-min 12
 
 ``--reader bonus`` trains the second stage of ``vision.classify`` instead: the bonus
 reader, which tells the eight flowers and seasons apart (and from everything
-else, "other") on larger crops, from data built with ``--reader bonus``.
+else, "other") on larger crops, from data built with ``--reader bonus``. It
+starts from the tile classifier's weights (``--init``): trained from scratch
+for 25 minutes it read the training styles' bonus tiles worse than the
+classifier it was meant to help (92.3 against 94.7 %).
 
 Training data: rendered crops of every artwork except
 ``datasets.artwork.HELD_OUT_STYLES`` plus the real crops of the physical sets
