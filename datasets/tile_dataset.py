@@ -515,7 +515,7 @@ def _work(args: tuple[list[str], dict[str, int], int, str | None, bool, tuple[in
         for _ in range(counts.get(label, 0)):
             if label == NONE:
                 img, src = render_none(all_faces, rng), "none"
-                if img.shape[:2] != size:
+                if img.shape[:2] != size:  # drawn at the classifier's size: only a reminder
                     img = cv2.resize(img, size[::-1], interpolation=cv2.INTER_LINEAR)
             else:
                 w = np.array([SOURCE_WEIGHTS.get(name, 1.0) for name, _ in pool])
