@@ -1,4 +1,4 @@
-"""Train the tile classifier (PyTorch, CPU) and export it to ONNX.
+"""Train the tile classifier (PyTorch, CPU) and export it to ONNX (int8, see quantize.py).
 
 Why a script in ``models/``: it produces the files committed beside it
 (``tile-classifier.onnx``, ``labels.txt``, ``reference.npz``) and the metrics
@@ -41,6 +41,8 @@ from tqdm import tqdm
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from quantize import calibration_crops, quantize  # noqa: E402  (models/, the script's folder)
+
 from datasets.tile_dataset import (  # noqa: E402
     BONUS_CODES,
     LABELS,
@@ -57,6 +59,8 @@ READER_FILES = {"tiles": MODEL_FILES, "bonus": BONUS_READER_FILES}
 CHECKPOINTS = {"tiles": "tilenet.pt", "bonus": "bonusnet.pt"}
 """The state dict saved after each epoch, in the data folder."""
 TRAIN_LOGS = {"tiles": "train_log.json", "bonus": "bonus-train_log.json"}
+FLOAT_MODELS = {"tiles": "tilenet.onnx", "bonus": "bonusnet.onnx"}
+"""The float ONNX export, in the data folder; what ships is its int8 quantization."""
 
 
 def relabel(y: np.ndarray, reader: str) -> np.ndarray:
@@ -298,16 +302,20 @@ def main() -> int:
 
 def export(model: nn.Module, out: Path, data: Path, rng: np.random.Generator,
            reader: str = "tiles") -> None:
-    """ONNX + labels + reference inputs/outputs (so tests need no torch)."""
+    """The int8 ONNX model (see ``quantize.py``) + labels + reference inputs and
+    PyTorch outputs (so tests need no torch). The float ONNX model stays in the
+    data folder, beside the checkpoint, for comparisons."""
     model.eval()
     out.mkdir(parents=True, exist_ok=True)
     files = READER_FILES[reader]
     dummy = torch.zeros(1, 3, *crop_size(reader))
+    float_model = data / FLOAT_MODELS[reader]
     torch.onnx.export(
-        model, (dummy,), str(out / files.model), input_names=["image"],
+        model, (dummy,), str(float_model), input_names=["image"],
         output_names=["logits", "orientation"], opset_version=17, dynamo=False,
         dynamic_axes={"image": {0: "batch"}, "logits": {0: "batch"}, "orientation": {0: "batch"}},
     )
+    quantize(float_model, out / files.model, calibration_crops(data / "train.npz"))
     (out / files.labels).write_text("\n".join(READER_LABELS[reader]) + "\n")
     with np.load(data / "test_seen.npz") as te:
         idx = rng.choice(len(te["y"]), 6, replace=False)
