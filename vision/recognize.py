@@ -23,6 +23,9 @@ from vision.segment import WORK_SIDE, Segmentation, segment
 LOW_CONFIDENCE = 0.7
 """Below this the tile is flagged for the player to check."""
 BONUS_CODES = frozenset({f"{i}{s}" for s in "fg" for i in range(1, 5)})
+SHOWN_READINGS = 3
+"""A tile shows its reading and the next two as alternatives (the page offers
+them); the hand reader sees them all."""
 
 
 class _Guess(Protocol):
@@ -184,9 +187,10 @@ def _read(image: np.ndarray, seg: Segmentation, scale: float, classifier: Classi
     crops = [crop_tile(image, c, sideways=q.sideways) for c, q in zip(ordered, seg.quads,
                                                                        strict=True)]
     faces = [i for i, q in enumerate(seg.quads) if not q.face_down]
-    named, sure = _classify(classifier, [crops[i] for i in faces])
+    named, sure, ranked = _classify(classifier, [crops[i] for i in faces])
     guesses = dict(zip(faces, named, strict=True))
     certainty = dict(zip(faces, sure, strict=True))
+    ranking = dict(zip(faces, ranked, strict=True))
     # Crops the model is sure are not tiles are table patterns, not tiles.
     keep = [i for i in range(len(quads))
             if i not in guesses or not (guesses[i].top3 and guesses[i].top3[0].code == "none"
@@ -201,9 +205,7 @@ def _read(image: np.ndarray, seg: Segmentation, scale: float, classifier: Classi
         if seg.quads[i].face_down:
             readings.append([("back", 1.0)])
         else:
-            ranked = [a for a in guesses[i].top3 if a.code != "none"]
-            readings.append([(a.code, float(a.probability)) for a in ranked]
-                            or [("none", float(guesses[i].confidence))])
+            readings.append(ranking[i] or [("none", float(guesses[i].confidence))])
     changed = _read_as_hand(readings, [p.block for p in layout.order], hand_reader)
     tiles: list[RecognizedTile] = []
     for place, options in zip(layout.order, readings, strict=True):
@@ -212,7 +214,7 @@ def _read(image: np.ndarray, seg: Segmentation, scale: float, classifier: Classi
         outline = ordered[i] if not flipped else ordered[i][[2, 3, 0, 1]]
         outline = outline / scale
         code, conf = options[0]
-        alts = tuple(Alternative(c, p) for c, p in options[1:])
+        alts = tuple(Alternative(c, p) for c, p in options[1:SHOWN_READINGS])
         orient = 0 if q.face_down else (guesses[i].orientation + (180 if flipped else 0)) % 360
         tiles.append(RecognizedTile(
             len(tiles), code, conf, alts, orient, q.face_down, q.sideways,
@@ -246,27 +248,38 @@ def _read_as_hand(readings: list[list[tuple[str, float]]], blocks: Sequence[int]
 
 
 def _classify(classifier: Classifier, crops: Sequence[np.ndarray]
-              ) -> tuple[list[_Guess], list[float]]:
-    """The classifier's guesses, and how sure it is of each tile's way up (0..1).
+              ) -> tuple[list[_Guess], list[float], list[list[tuple[str, float]]]]:
+    """The classifier's guesses, how sure it is of each tile's way up (0..1), and
+    each tile's possible readings (code, probability; most probable first, no
+    ``none``).
 
     Many faces look the same upside down (2, 4, 6, 8 dots or bamboo): their
     votes on whether the photo was taken from across the table are noise, and
     the model says so with an orientation probability near one half. The
-    bundled classifier exposes its probabilities, so the model runs once for both.
+    bundled classifier exposes its probabilities, so the model runs once for
+    both, and the readings are all its labels: the right one is not always
+    among the first three (an unseen set's flower read as 1 bamboo, red
+    dragon, east, and only then plum). Given them all, the hand reader read 4
+    more of the 200 benchmark hands exactly (87.5 against 85.5 %), and as many
+    of the 120 dev-set hands (85.0 %).
     """
     if not crops:
-        return [], []
+        return [], [], []
     probabilities = getattr(classifier, "probabilities", None)
     labels = getattr(classifier, "labels", None)
     if probabilities is None or labels is None:
         guesses = list(classifier.classify(crops, rgb=True))
-        return guesses, [g.confidence for g in guesses]
+        ranked = [[(a.code, float(a.probability)) for a in g.top3 if a.code != "none"]
+                  for g in guesses]
+        return guesses, [g.confidence for g in guesses], ranked
     from vision.classify import guess
 
     probs, p_up = probabilities(crops, rgb=True)
     out: list[_Guess] = [guess(labels, p, 180 if up > 0.5 else 0)
                          for p, up in zip(probs, p_up, strict=True)]
-    return out, [float(abs(up - 0.5) * 2) for up in p_up]
+    ranked = [[(labels[j], float(p[j])) for j in np.argsort(-p) if labels[j] != "none"]
+              for p in probs]
+    return out, [float(abs(up - 0.5) * 2) for up in p_up], ranked
 
 
 def _groups(tiles: Sequence[RecognizedTile]) -> list[Group]:
