@@ -95,6 +95,35 @@ def test_a_hand_reader_sees_every_tile_by_block_and_its_choice_is_reported() -> 
 
 
 @needs_model
+def test_the_hand_reader_may_choose_beyond_the_alternatives_shown() -> None:
+    """It sees every label the classifier gives (an unseen set's flower may come
+    fourth), most probable first and never ``none``; the page still shows two
+    alternatives per tile."""
+    from vision.recognize import SHOWN_READINGS, recognize
+
+    scene = generate_scene(32, size=(1200, 900))
+    seen: list[list[tuple[str, float]]] = []
+
+    def fifth_choice_for_the_first_tile(blocks):  # type: ignore[no-untyped-def]
+        seen.extend(list(options) for block in blocks for options in block)
+        codes = [[options[0][0] for options in block] for block in blocks]
+        codes[0][0] = blocks[0][0][4][0]
+        return codes
+
+    rec = recognize(scene.image, hand_reader=fifth_choice_for_the_first_tile)
+    faces = [options for options in seen if options != [("back", 1.0)]]
+    assert faces and all(len(options) > SHOWN_READINGS for options in faces)
+    for options in faces:
+        probabilities = [p for _, p in options]
+        assert probabilities == sorted(probabilities, reverse=True)
+        assert "none" not in {code for code, _ in options}
+        assert sum(probabilities) <= 1 + 1e-5
+    assert rec.tiles[0].code == seen[0][4][0]
+    assert rec.tiles[0].confidence == pytest.approx(seen[0][4][1])
+    assert all(len(t.alternatives) == SHOWN_READINGS - 1 for t in rec.tiles if not t.face_down)
+
+
+@needs_model
 def test_outlines_are_in_the_original_photos_pixels() -> None:
     from vision.recognize import recognize
 
