@@ -59,6 +59,9 @@ READER_FILES = {"tiles": MODEL_FILES, "bonus": BONUS_READER_FILES}
 CHECKPOINTS = {"tiles": "tilenet.pt", "bonus": "bonusnet.pt"}
 """The state dict saved after each epoch, in the data folder."""
 TRAIN_LOGS = {"tiles": "train_log.json", "bonus": "bonus-train_log.json"}
+NATIVE_BF16 = torch.cpu._is_avx512_bf16_supported() or torch.cpu._is_amx_tile_supported()
+"""Whether this CPU computes in bfloat16 natively: there autocast trains 1.6x
+faster (13.5 against 8.6 batches a second here), elsewhere far slower."""
 FLOAT_MODELS = {"tiles": "tilenet.onnx", "bonus": "bonusnet.onnx"}
 """The float ONNX export, in the data folder; what ships is its int8 quantization."""
 
@@ -190,6 +193,9 @@ def main() -> int:
     p.add_argument("--reader", choices=tuple(READER_LABELS), default="tiles",
                    help="which model: the tile classifier, or the bonus reader (its own data)")
     p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--bf16", action=argparse.BooleanOptionalAction, default=NATIVE_BF16,
+                   help="convolutions in bfloat16 (autocast; default: where the CPU has it "
+                   "natively, AVX-512 BF16 or AMX): 1.6x the steps in the same minutes")
     p.add_argument("--limit", type=int, default=0, help="use only N synthetic crops (smoke test)")
     p.add_argument("--budget-min", type=float, default=0.0,
                    help="train for this many minutes of wall clock (cosine schedule over the "
@@ -226,6 +232,7 @@ def main() -> int:
     model = TileNet(len(labels), size)
     if a.init:
         load_matching(model, torch.load(a.init))
+    model = model.to(memory_format=torch.channels_last)
     turnable = turnable_mask(labels)
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=5e-4)
     n_per_epoch = len(y_syn) + len(yr) * a.real_reps
@@ -259,7 +266,9 @@ def main() -> int:
             xt = to_tensor(xb)
             yt = torch.from_numpy(y_all[idx])
             rt = torch.from_numpy(rb)
-            logits, orient = model(xt)
+            with torch.autocast("cpu", dtype=torch.bfloat16, enabled=a.bf16):
+                logits, orient = model(xt.contiguous(memory_format=torch.channels_last))
+            logits, orient = logits.float(), orient.float()
             loss = F.cross_entropy(logits, yt, label_smoothing=0.05)
             mask = turnable[yt]
             if mask.any():
@@ -292,6 +301,7 @@ def main() -> int:
     export(model, Path(a.out), data, rng, a.reader)
     (Path(a.out) / TRAIN_LOGS[a.reader]).write_text(json.dumps({
         "reader": a.reader, "seed": a.seed, "epochs": epoch, "steps": n_steps, "batch": a.batch,
+        "bf16": a.bf16,
         "train_seconds": round(train_s),
         "synthetic": len(y_syn), "real_train": len(yr),
         "command": " ".join(sys.argv),

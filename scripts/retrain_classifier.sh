@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Re-train the tile classifier and its second stage (the bonus reader) from scratch,
 # in under an hour on a 2-core laptop: render both data sets, train against the wall
-# clock, export to ONNX, measure.
+# clock, export to ONNX (quantized to int8, models/quantize.py), measure.
 #
 #   bash scripts/retrain_classifier.sh            # writes build/retrain/ (models, metrics)
 #   OUT=models bash scripts/retrain_classifier.sh # replaces the shipped models
