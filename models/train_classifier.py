@@ -59,9 +59,6 @@ READER_FILES = {"tiles": MODEL_FILES, "bonus": BONUS_READER_FILES}
 CHECKPOINTS = {"tiles": "tilenet.pt", "bonus": "bonusnet.pt"}
 """The state dict saved after each epoch, in the data folder."""
 TRAIN_LOGS = {"tiles": "train_log.json", "bonus": "bonus-train_log.json"}
-NATIVE_BF16 = torch.cpu._is_avx512_bf16_supported() or torch.cpu._is_amx_tile_supported()
-"""Whether this CPU computes in bfloat16 natively: there autocast trains 1.6x
-faster (13.5 against 8.6 batches a second here), elsewhere far slower."""
 FLOAT_MODELS = {"tiles": "tilenet.onnx", "bonus": "bonusnet.onnx"}
 """The float ONNX export, in the data folder; what ships is its int8 quantization."""
 
@@ -193,9 +190,10 @@ def main() -> int:
     p.add_argument("--reader", choices=tuple(READER_LABELS), default="tiles",
                    help="which model: the tile classifier, or the bonus reader (its own data)")
     p.add_argument("--threads", type=int, default=2)
-    p.add_argument("--bf16", action=argparse.BooleanOptionalAction, default=NATIVE_BF16,
-                   help="convolutions in bfloat16 (autocast; default: where the CPU has it "
-                   "natively, AVX-512 BF16 or AMX): 1.6x the steps in the same minutes")
+    p.add_argument("--bf16", action="store_true",
+                   help="convolutions in bfloat16 (autocast), for CPUs that have it natively "
+                   "(AVX-512 BF16, AMX): 1.6x the steps in the same minutes, but the models "
+                   "so trained were not better (run 11 in MODEL_CARD.md), so not the default")
     p.add_argument("--limit", type=int, default=0, help="use only N synthetic crops (smoke test)")
     p.add_argument("--budget-min", type=float, default=0.0,
                    help="train for this many minutes of wall clock (cosine schedule over the "
