@@ -87,8 +87,8 @@ def bench(model: Path, repeats: int, hand: list[np.ndarray]) -> None:
         print(f"  second stage, {n} crops: {med:6.2f} ms (median of {repeats})")
     if hand:
         med = median_ms(clf.classify, hand, repeats)
-        gated = sum(g.code[-1] in "fg" for g in clf.classify(hand))
-        print(f"  real hand of {len(hand)} crops, {gated} read as flowers or seasons: "
+        bonus = sum(g.code[-1] in "fg" for g in clf.classify(hand))
+        print(f"  real hand of {len(hand)} crops, {bonus} read as flowers or seasons: "
               f"{med:6.2f} ms, both stages (median of {repeats})")
 
 

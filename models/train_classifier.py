@@ -230,7 +230,7 @@ def main() -> int:
     model = TileNet(len(labels), size)
     if a.init:
         load_matching(model, torch.load(a.init))
-    model = model.to(memory_format=torch.channels_last)
+    model = model.to(memory_format=torch.channels_last)  # to_tensor's batches already are
     turnable = turnable_mask(labels)
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=5e-4)
     n_per_epoch = len(y_syn) + len(yr) * a.real_reps
@@ -265,7 +265,7 @@ def main() -> int:
             yt = torch.from_numpy(y_all[idx])
             rt = torch.from_numpy(rb)
             with torch.autocast("cpu", dtype=torch.bfloat16, enabled=a.bf16):
-                logits, orient = model(xt.contiguous(memory_format=torch.channels_last))
+                logits, orient = model(xt)
             logits, orient = logits.float(), orient.float()
             loss = F.cross_entropy(logits, yt, label_smoothing=0.05)
             mask = turnable[yt]
