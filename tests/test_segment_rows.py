@@ -69,3 +69,18 @@ def test_a_meld_with_ink_in_columns_is_cut_at_the_photos_face_pitch() -> None:
     period, a third of a face: one tile missed and two extra before the fix. A short
     run is also cut at the pitch of the photo's own face, and its face size decides."""
     assert _errors(4) == (0, 0)
+
+
+def test_melds_behind_the_hand_are_judged_at_their_own_depth() -> None:
+    """Dev scene 168 (34°, melds and a bonus pair laid behind the hand): their faces
+    are two thirds the height of the hand's, so at the hand's size the bonus pair
+    looked like one tile turned 90° and the melds were cut wrongly (6 of 17 tiles
+    missed, 2 extra). The photo's face size now follows the depth. (The concealed
+    kong between them is still cut one face too many at this size.)"""
+    scene = generate_scene(168, size=(1500, 2000))
+    quads = segment(scene.image).quads
+    m = match_outlines([q.corners for q in quads], [np.array(t.outline) for t in scene.tiles])
+    assert m.missed == 0
+    bonus = [t for t in scene.tiles if t.kind == "bonus"]
+    found = {j for _, j in m.pairs}
+    assert len(bonus) == 2 and all(scene.tiles.index(t) in found for t in bonus)
