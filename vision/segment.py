@@ -1006,12 +1006,18 @@ class _Reading:
     score: float
     strip: _Strip
 
-    def sizes(self) -> list[tuple[float, float, bool]]:
-        """Width and height of each face in working pixels (strips differ in scale)."""
+    def _corners(self) -> list[np.ndarray]:
+        """Each face's corners in working pixels (strips differ in scale)."""
         out = []
-        for corners, _, sideways in self.cut:
+        for corners, _, _ in self.cut:
             hom = np.c_[corners, np.ones(4)] @ self.strip.to_image.T
-            p = hom[:, :2] / hom[:, 2:3]
+            out.append(hom[:, :2] / hom[:, 2:3])
+        return out
+
+    def sizes(self) -> list[tuple[float, float, bool]]:
+        """Width and height of each face in working pixels."""
+        out = []
+        for p, (_, _, sideways) in zip(self._corners(), self.cut, strict=True):
             w = (np.linalg.norm(p[1] - p[0]) + np.linalg.norm(p[2] - p[3])) / 2
             h = (np.linalg.norm(p[3] - p[0]) + np.linalg.norm(p[2] - p[1])) / 2
             out.append((float(w), float(h), sideways))
@@ -1019,11 +1025,7 @@ class _Reading:
 
     def depths(self) -> list[float]:
         """Each face's centre row in working pixels: how far from the camera it lies."""
-        out = []
-        for corners, _, _ in self.cut:
-            hom = np.c_[corners, np.ones(4)] @ self.strip.to_image.T
-            out.append(float((hom[:, 1] / hom[:, 2]).mean()))
-        return out
+        return [float(p[:, 1].mean()) for p in self._corners()]
 
 
 @dataclass(frozen=True)
