@@ -82,6 +82,7 @@ class Source:
     licence: str
     loader: Callable[[Path], FaceSet]
     needs: tuple[str, ...]  # files that must exist (``{root}`` = datasets root)
+    revision: int = 0  # raised when the loader draws other faces: a new cache file
 
 
 # --------------------------------------------------------------------------- paths
@@ -383,6 +384,35 @@ def draw_centred_text(d: ImageDraw.ImageDraw, font: Path, s: str, cx: float, cy:
     return x1 - x0, y1 - y0
 
 
+def draw_plant(d: ImageDraw.ImageDraw, w: int, h: int, rng: np.random.Generator) -> None:
+    """A random flowering plant (2-4 stems, five-petal blossoms, sometimes a pot)
+    on a ``w`` x ``h`` canvas: a picture that belongs to no tile, so that faces
+    drawn over it can only be named by their writing."""
+    base = (w / 2 + rng.normal(0, w / 15), h * 0.9)
+    k = h / 400  # sizes were drawn for a 300x400 canvas
+    green = (int(rng.integers(20, 80)), int(rng.integers(100, 170)), int(rng.integers(30, 90)), 255)
+    for _ in range(int(rng.integers(2, 5))):  # stems
+        pts = [base]
+        for _ in range(4):
+            px, py = pts[-1]
+            pts.append((px + rng.normal(0, 25 * k), py - rng.uniform(30, 60) * k))
+        d.line(pts, fill=green, width=max(1, int(rng.integers(3, 8) * k)))
+        tip = pts[-1]
+        petal = tuple(int(v) for v in rng.integers(0, 256, 3))
+        if rng.random() < 0.7:
+            petal = (int(rng.integers(180, 255)), int(rng.integers(20, 120)),
+                     int(rng.integers(30, 140)))
+        r = rng.uniform(10, 26) * k
+        for j in range(5):
+            a = 2 * np.pi * j / 5
+            cx, cy = tip[0] + r * np.cos(a), tip[1] + r * np.sin(a)
+            d.ellipse((cx - r / 1.6, cy - r / 1.6, cx + r / 1.6, cy + r / 1.6), fill=(*petal, 255))
+        d.ellipse((tip[0] - 5 * k, tip[1] - 5 * k, tip[0] + 5 * k, tip[1] + 5 * k),
+                  fill=(230, 200, 40, 255))
+    if rng.random() < 0.4:  # a pot
+        d.rectangle((w * 0.3, h * 0.82, w * 0.7, h * 0.95), fill=(*green[:3], 255))
+
+
 def _cjk_faces(variants_per_font: int = 3) -> FaceSet:
     """Tile faces composed from Chinese fonts: characters, honours, flowers, seasons.
 
@@ -412,32 +442,6 @@ def _cjk_faces(variants_per_font: int = 3) -> FaceSet:
         x = margin + 18
         x = x if rng.random() < 0.5 else FACE_W * 2 - x
         text(d, fonts[0], label, x, margin + 18, 36, (200, 30, 30, 255))  # Latin digits
-
-    def plant(d: ImageDraw.ImageDraw) -> None:
-        w, h = FACE_W * 2, FACE_H * 2
-        base = (w / 2 + rng.normal(0, 20), h * 0.9)
-        green = (int(rng.integers(20, 80)), int(rng.integers(100, 170)), int(rng.integers(30, 90)),
-                 255)
-        for _ in range(int(rng.integers(2, 5))):  # stems
-            pts = [base]
-            for _ in range(4):
-                px, py = pts[-1]
-                pts.append((px + rng.normal(0, 25), py - rng.uniform(30, 60)))
-            d.line(pts, fill=green, width=int(rng.integers(3, 8)))
-            tip = pts[-1]
-            petal = tuple(int(v) for v in rng.integers(0, 256, 3))
-            if rng.random() < 0.7:
-                petal = (int(rng.integers(180, 255)), int(rng.integers(20, 120)),
-                         int(rng.integers(30, 140)))
-            r = rng.uniform(10, 26)
-            for k in range(5):
-                a = 2 * np.pi * k / 5
-                cx, cy = tip[0] + r * np.cos(a), tip[1] + r * np.sin(a)
-                d.ellipse((cx - r / 1.6, cy - r / 1.6, cx + r / 1.6, cy + r / 1.6),
-                          fill=(*petal, 255))
-            d.ellipse((tip[0] - 5, tip[1] - 5, tip[0] + 5, tip[1] + 5), fill=(230, 200, 40, 255))
-        if rng.random() < 0.4:  # a pot
-            d.rectangle((w * 0.3, h * 0.82, w * 0.7, h * 0.95), fill=(*green[:3], 255))
 
     def done(code: str, im: Image.Image) -> None:
         face = np.asarray(im.resize((FACE_W, FACE_H), Image.Resampling.LANCZOS)).copy()
@@ -473,7 +477,7 @@ def _cjk_faces(variants_per_font: int = 3) -> FaceSet:
             for n in range(1, 5):
                 for code, chars in (("f", FLOWER_CHARS), ("g", SEASON_CHARS)):
                     im, d = canvas()
-                    plant(d)
+                    draw_plant(d, FACE_W * 2, FACE_H * 2, rng)
                     size = int(rng.uniform(58, 85))
                     left = rng.random() < 0.5
                     # inside the face's margin, as sets print it: a segmenter's tight
@@ -577,7 +581,7 @@ SOURCES: dict[str, Source] = {
         Source("bonus_mix", "procedural (datasets/bonus_faces.py): corner writing in CJK and"
                " Latin fonts over pictures of the other training artworks",
                "as the fonts and artworks it draws on", _bonus_mix,
-               (str(CJK_FONTS[0]), "@pil", str(_KDE_DIR / "classic.svgz"), "@rsvg")),
+               (str(CJK_FONTS[0]), "@pil", str(_KDE_DIR / "classic.svgz"), "@rsvg"), revision=5),
     )
 }
 """Every known artwork, by name. Skipped on purpose: KMahjongg ``alphabet`` and
@@ -621,7 +625,8 @@ def load_faces(
     missing = [n for n in source.needs if not _has(n, r)]
     if missing:
         raise FileNotFoundError(f"source {source_name!r} needs {missing}")
-    cache = build_dir() / "artwork" / f"{source_name}.v{CACHE_VERSION}.npz"
+    revision = f"r{source.revision}" if source.revision else ""
+    cache = build_dir() / "artwork" / f"{source_name}.v{CACHE_VERSION}{revision}.npz"
     if use_cache and cache.exists():
         with np.load(cache) as z:
             out: FaceSet = {}

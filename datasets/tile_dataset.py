@@ -92,10 +92,15 @@ TABLE_COLOURS: tuple[tuple[int, int, int], ...] = (
 )
 
 
-SOURCE_WEIGHTS: dict[str, float] = {"cjk_fonts": 2.5, "bonus_mix": 5.0}
-"""Sampling weight of a source (default 1): the font-written faces carry the one
-cue shared by all physical sets (the characters), so they are drawn more often;
-``bonus_mix`` (only flowers and seasons) makes about a third of the bonus crops."""
+SOURCE_WEIGHTS: dict[str, dict[str, float]] = {
+    "tiles": {"cjk_fonts": 2.5, "bonus_mix": 5.0},
+    "bonus": {"cjk_fonts": 2.5, "bonus_mix": 10.0},
+}
+"""Sampling weight of a source in each reader's data (default 1): the font-written
+faces carry the one cue shared by all physical sets (the characters), so they
+are drawn more often. ``bonus_mix`` (only flowers and seasons, named by their
+writing alone) makes about a third of the classifier's bonus crops and half of
+the bonus reader's: the reader is the one that must read the writing."""
 
 
 @dataclass(frozen=True)
@@ -491,12 +496,13 @@ def crop_size(reader: str = "tiles") -> tuple[int, int]:
     return (BONUS_CROP_H, BONUS_CROP_W) if reader == "bonus" else (CROP_H, CROP_W)
 
 
-def _work(args: tuple[list[str], dict[str, int], int, str | None, bool, tuple[int, int]]
+def _work(args: tuple[list[str], dict[str, int], int, str | None, bool, str]
           ) -> dict[str, np.ndarray]:
     """Render ``counts[label]`` crops of each label from the given sources (one process).
 
     ``mirror``: training only; test renders show each artwork as it is drawn."""
-    sources, counts, seed, root, mirror, size = args
+    sources, counts, seed, root, mirror, reader = args
+    size, weights = crop_size(reader), SOURCE_WEIGHTS[reader]
     rng = np.random.default_rng(seed)
     # per code: the sources that draw it; a source is drawn first (weighted), then
     # one of its faces, so that a source with many variants does not dominate
@@ -518,7 +524,7 @@ def _work(args: tuple[list[str], dict[str, int], int, str | None, bool, tuple[in
                 if img.shape[:2] != size:  # drawn at the classifier's size: only a reminder
                     img = cv2.resize(img, size[::-1], interpolation=cv2.INTER_LINEAR)
             else:
-                w = np.array([SOURCE_WEIGHTS.get(name, 1.0) for name, _ in pool])
+                w = np.array([weights.get(name, 1.0) for name, _ in pool])
                 src, faces = pool[rng.choice(len(pool), p=w / w.sum())]
                 face = faces[rng.integers(len(faces))]
                 nbs = [all_faces[rng.integers(len(all_faces))] for _ in range(2)]
@@ -546,7 +552,7 @@ def build_split(sources: list[str], n_per_class: int, seed: int, workers: int,
     counts = label_counts(n_per_class, reader)
     shares = [{lab: n // workers + (1 if i < n % workers else 0) for lab, n in counts.items()}
               for i in range(workers)]
-    jobs = [(sources, c, seed * 1000 + i, root, mirror, crop_size(reader))
+    jobs = [(sources, c, seed * 1000 + i, root, mirror, reader)
             for i, c in enumerate(shares) if any(c.values())]
     with ProcessPoolExecutor(max_workers=workers) as ex:
         parts = list(ex.map(_work, jobs))

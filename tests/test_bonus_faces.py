@@ -52,3 +52,36 @@ def test_writing_keeps_inside_the_face_margin() -> None:
         for face in imgs:
             assert (face[:band, :, 3] <= 40).all(), code
             assert (face[-band:, :, 3] <= 40).all(), code
+
+
+def test_a_season_seldom_shows_its_own_picture_a_nameless_flower_always() -> None:
+    """Sets draw their own seasons, so the reader must learn a season's writing: with
+    half of them over their own picture, it learnt the training sets' drawings
+    and called an unseen set's seasons not bonus tiles. A flower with a number
+    alone is named by its own flower's picture, so that one always shows it."""
+    pictures = bonus_faces._pictures(None)
+    rng = np.random.default_rng(4)
+
+    def own_share(code: str, own: bool) -> float:
+        mine = {id(p) for c, p in pictures[code[1]] if c == code}
+        drawn = [bonus_faces._picture(code, pictures, rng, own=own) for _ in range(300)]
+        for pic in drawn[:20]:
+            assert pic.ndim == 3 and pic.shape[2] == 4 and (pic[..., 3] > 10).any()
+        return sum(id(p) in mine for p in drawn) / len(drawn)
+
+    assert own_share("2g", own=False) < 0.2
+    assert own_share("2f", own=True) == 1.0
+
+
+def test_random_plants_are_seeded_and_stay_on_their_canvas() -> None:
+    from PIL import Image, ImageDraw
+
+    def plant(seed: int) -> np.ndarray:
+        im = Image.new("RGBA", (150, 200), (0, 0, 0, 0))
+        artwork.draw_plant(ImageDraw.Draw(im), 150, 200, np.random.default_rng(seed))
+        return np.asarray(im)
+
+    a, b = plant(1), plant(1)
+    np.testing.assert_array_equal(a, b)
+    assert (a[..., 3] > 0).mean() > 0.02
+    assert not np.array_equal(a, plant(2))
