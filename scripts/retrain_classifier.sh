@@ -10,14 +10,17 @@
 # The bonus reader starts from the tile classifier's weights and gets READER_MIN
 # minutes; the tile classifier gets whatever is left of TOTAL_MIN after the data
 # builds (at least 20), so a slow or busy machine sees fewer batches instead of a
-# longer run.
+# longer run. READER_INIT starts the reader from another checkpoint instead (the
+# shipped reader is run 10's reader trained 12 more minutes on the run-15 bonus data:
+# READER_INIT=build/run10/bonusnet.pt, see models/MODEL_CARD.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DATA=${DATA:-build/tiles10}
-BONUS_DATA=${BONUS_DATA:-build/bonus10}
+BONUS_DATA=${BONUS_DATA:-build/bonus15}
 OUT=${OUT:-build/retrain}
 TOTAL_MIN=${TOTAL_MIN:-57}
 READER_MIN=${READER_MIN:-12}
+READER_INIT=${READER_INIT:-$DATA/tilenet.pt}
 start=$(date +%s)
 python3 -m datasets.tile_dataset --out "$DATA" --train-per-class 1600 --test-per-class 120 --seed 2
 python3 -m datasets.tile_dataset --reader bonus --out "$BONUS_DATA" --train-per-class 1500 \
@@ -27,7 +30,7 @@ budget=$(( TOTAL_MIN - used_min - READER_MIN - 4 ))  # 4 minutes for exports and
 (( budget < 20 )) && budget=20
 python3 models/train_classifier.py --data "$DATA" --budget-min "$budget" --real-reps 10 \
     --seed 0 --out "$OUT"
-python3 models/train_classifier.py --reader bonus --data "$BONUS_DATA" --init "$DATA/tilenet.pt" \
+python3 models/train_classifier.py --reader bonus --data "$BONUS_DATA" --init "$READER_INIT" \
     --lr 2e-3 --budget-min "$READER_MIN" --real-reps 16 --seed 0 --out "$OUT"
 python3 models/evaluate_classifier.py --data "$DATA" --bonus-data "$BONUS_DATA" \
     --model "$OUT/tile-classifier.onnx" --out "$OUT"
