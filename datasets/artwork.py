@@ -579,7 +579,7 @@ SOURCES: dict[str, Source] = {
                (str(CJK_FONTS[0]), "@pil")),
         Source("plain_backs", "procedural (this module)", "project licence", _plain_backs, ()),
         Source("bonus_mix", "procedural (datasets/bonus_faces.py): corner writing in CJK and"
-               " Latin fonts over pictures of the other training artworks",
+               " Latin fonts over random plants or pictures of the other training artworks",
                "as the fonts and artworks it draws on", _bonus_mix,
                (str(CJK_FONTS[0]), "@pil", str(_KDE_DIR / "classic.svgz"), "@rsvg"), revision=5),
     )

@@ -180,7 +180,7 @@ def bonus_face(code: str, pictures: Pictures,
         _, nh = _text(d, num_font, number, x, h * TOP_MARGIN + num_size / 2, num_size, _ink(rng))
         _text(d, cjk, char, x, h * (TOP_MARGIN + 0.02) + nh + char_size / 2, char_size, _ink(rng))
         top = TOP_MARGIN + 0.08
-    elif layout == "number_only":  # a flower named by its number and its own picture
+    elif layout == "number_only":  # a flower with its number and no name
         _text(d, num_font, number, _corner_x(w, margin, num_size, left),
               h * TOP_MARGIN + num_size / 2, num_size, _ink(rng))
         top = TOP_MARGIN + 0.02 + num_size / h * 0.6
