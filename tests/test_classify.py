@@ -22,7 +22,6 @@ from scoring.tiles import ALL_TILES
 from vision.classify import (
     BONUS_GATE,
     BONUS_READER_FILES,
-    MODEL_FILE,
     MODEL_FILES,
     NONE,
     OTHER,
@@ -59,10 +58,10 @@ def real_crops(sets: tuple[str, ...]) -> list[tuple[Path, str]]:
 
 
 def test_model_is_small_and_found() -> None:
-    path = MODELS / MODEL_FILE
+    path = MODELS / MODEL_FILES.model
     assert path.is_file()
     assert path.stat().st_size <= 10 * 1024 * 1024
-    assert (_model_dir() / MODEL_FILE).resolve() == path.resolve()
+    assert (_model_dir() / MODEL_FILES.model).resolve() == path.resolve()
 
 
 def test_labels_are_the_tile_vocabulary_plus_none(clf: TileClassifier) -> None:

@@ -9,10 +9,10 @@ import pytest
 
 from api.cli import main
 from datasets.scenes import generate_scene, save_scene
-from vision.classify import MODEL_FILE, _model_dir
+from vision.classify import MODEL_FILES, _model_dir
 
 needs_model = pytest.mark.skipif(
-    not (_model_dir() / MODEL_FILE).is_file(),
+    not (_model_dir() / MODEL_FILES.model).is_file(),
     reason="the tile classifier model (models/tile-classifier.onnx) is not in this checkout",
 )
 

@@ -11,10 +11,10 @@ import pytest
 from datasets.scene_eval import match_outlines
 from datasets.scenes import generate_scene
 from scoring.tiles import parse_tiles
-from vision.classify import MODEL_FILE, _model_dir
+from vision.classify import MODEL_FILES, _model_dir
 
 needs_model = pytest.mark.skipif(
-    not (_model_dir() / MODEL_FILE).is_file(),
+    not (_model_dir() / MODEL_FILES.model).is_file(),
     reason="the tile classifier model (models/tile-classifier.onnx) is not in this checkout",
 )
 

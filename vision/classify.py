@@ -66,7 +66,6 @@ class ModelFiles:
 
 MODEL_FILES = ModelFiles("tile-classifier.onnx", "labels.txt", "reference.npz")
 BONUS_READER_FILES = ModelFiles("bonus-reader.onnx", "bonus-labels.txt", "bonus-reference.npz")
-MODEL_FILE, LABELS_FILE = MODEL_FILES.model, MODEL_FILES.labels
 OTHER = "other"
 """The bonus reader's label for a crop that is not a flower or a season."""
 BIRD = "1s"
@@ -108,7 +107,7 @@ def _model_dir() -> Path:
     env = os.environ.get("MJLENS_MODEL")
     if env:
         return Path(env).parent
-    packaged = resources.files("vision") / "models" / MODEL_FILE
+    packaged = resources.files("vision") / "models" / MODEL_FILES.model
     if packaged.is_file():
         return Path(str(packaged)).parent
     return Path(__file__).resolve().parents[1] / "models"
@@ -233,13 +232,13 @@ class TileClassifier:
 
     def __init__(self, model_path: str | os.PathLike[str] | None = None, *,
                  second_stage: bool = True) -> None:
-        path = Path(model_path) if model_path else _model_dir() / MODEL_FILE
+        path = Path(model_path) if model_path else _model_dir() / MODEL_FILES.model
         if os.environ.get("MJLENS_MODEL") and model_path is None:
             path = Path(os.environ["MJLENS_MODEL"])
         if not path.is_file():
             raise FileNotFoundError(f"tile classifier model not found: {path}")
         self.session = _session(path)
-        self.labels: tuple[str, ...] = _labels(path, LABELS_FILE, self.session)
+        self.labels: tuple[str, ...] = _labels(path, MODEL_FILES.labels, self.session)
         reader = path.parent / BONUS_READER_FILES.model
         self.bonus_reader = BonusReader(reader) if second_stage and reader.is_file() else None
 
