@@ -169,3 +169,58 @@ def test_the_concealed_hand_is_the_block_of_3n_plus_2_tiles() -> None:
     assert [g.kind for g in _groups(tiles)] == ["meld"] * 4 + ["concealed", "bonus"]
     # without a block of 3n+2, the longest is the concealed hand (the hand is incomplete)
     assert [g.kind for g in _groups(tiles[:10])] == ["meld", "meld", "concealed"]
+
+
+def test_a_face_in_doubt_is_read_both_ways_the_cut_way_first() -> None:
+    """A face the segmenter was unsure it saw turned gets its readings as cut and
+    turned a quarter together: the cut way leads unless the other is much surer,
+    and the hand reader may pick from both."""
+    from vision.recognize import TURN_TRUST, _either_way
+
+    as_cut, turned = [("9s", 0.9), ("9p", 0.05)], [("9p", 0.95), ("6s", 0.03)]
+    both = _either_way(as_cut, turned)
+    assert both[0][0] == "9s" and {c for c, _ in both} == {"9s", "9p", "6s"}
+    assert sum(p for _, p in both) <= 1 + 1e-9
+    assert dict(both)["9p"] == pytest.approx(TURN_TRUST * 0.05 + (1 - TURN_TRUST) * 0.95)
+    junk_as_cut = [("9p", 0.3), ("4p", 0.2)]  # a 7 bamboo turned reads as nothing sure
+    assert _either_way(junk_as_cut, [("7s", 0.95)])[0][0] == "7s"
+
+
+@needs_model
+def test_an_upright_tile_taken_for_a_turned_one_is_read_upright(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a photo taken at an angle upright faces are nearly square, and one cut with
+    a sliver of its neighbour looks turned. Marked as in doubt, it is read both
+    ways; here its crop turned a quarter reads as another tile (a 7 bamboo as
+    9 dots), the hand says which reading is right, and the tile is reported
+    upright with its upright crop, as if the segmenter had not doubted it."""
+    from dataclasses import replace
+
+    import vision.recognize as recognize_module
+    from scoring.likely_hand import most_likely
+    from vision.classify import classify
+    from vision.segment import segment
+
+    scene = generate_scene(32, size=(1200, 900))
+    plain = recognize_module.recognize(scene.image, hand_reader=most_likely)
+    seg = segment(scene.image)
+    m = match_outlines([np.array(q.corners) for q in seg.quads],
+                       [np.array(t.outline) for t in scene.tiles])
+    i, j = next((i, j) for i, j in m.pairs if scene.tiles[j].code == "7s")
+    assert not seg.quads[i].sideways
+    doubted = replace(seg, quads=tuple(replace(q, sideways=True, turn_unsure=True) if k == i
+                                       else q for k, q in enumerate(seg.quads)))
+    monkeypatch.setattr(recognize_module, "segment", lambda *a, **k: doubted)
+    seen: list[list[tuple[str, float]]] = []
+
+    def reader(blocks):  # type: ignore[no-untyped-def]
+        seen.extend(list(options) for block in blocks for options in block)
+        return most_likely(blocks)
+
+    rec = recognize_module.recognize(scene.image, hand_reader=reader, keep_crops=True)
+    tile = min(rec.tiles, key=lambda t: float(np.abs(np.array(t.outline)
+                                                     - np.array(scene.tiles[j].outline)).sum()))
+    assert seen[tile.index][0][0] != "7s"  # the turned crop's reading led
+    assert tile.code == "7s" and not tile.sideways and tile.low_confidence
+    assert tile.crop is not None and classify([tile.crop], rgb=True)[0].code == "7s"
+    assert rec.codes == plain.codes

@@ -187,10 +187,17 @@ def _read(image: np.ndarray, seg: Segmentation, scale: float, classifier: Classi
     crops = [crop_tile(image, c, sideways=q.sideways) for c, q in zip(ordered, seg.quads,
                                                                        strict=True)]
     faces = [i for i, q in enumerate(seg.quads) if not q.face_down]
-    named, sure, ranked = _classify(classifier, [crops[i] for i in faces])
-    guesses = dict(zip(faces, named, strict=True))
-    certainty = dict(zip(faces, sure, strict=True))
-    ranking = dict(zip(faces, ranked, strict=True))
+    unsure = [i for i in faces if seg.quads[i].turn_unsure]
+    other_way = [crop_tile(image, ordered[i], sideways=not seg.quads[i].sideways)
+                 for i in unsure]
+    named, sure, ranked = _classify(classifier, [crops[i] for i in faces] + other_way)
+    n = len(faces)
+    guesses = dict(zip(faces, named[:n], strict=True))
+    certainty = dict(zip(faces, sure[:n], strict=True))
+    ranking = dict(zip(faces, ranked[:n], strict=True))
+    both_ways = {i: (ranking[i], ranked[n + k]) for k, i in enumerate(unsure)}
+    for i, (as_cut, turned_over) in both_ways.items():
+        ranking[i] = _either_way(as_cut, turned_over)
     # Crops the model is sure are not tiles are table patterns, not tiles.
     keep = [i for i in range(len(quads))
             if i not in guesses or not (guesses[i].top3 and guesses[i].top3[0].code == "none"
@@ -215,11 +222,17 @@ def _read(image: np.ndarray, seg: Segmentation, scale: float, classifier: Classi
         outline = outline / scale
         code, conf = options[0]
         alts = tuple(Alternative(c, p) for c, p in options[1:SHOWN_READINGS])
-        orient = 0 if q.face_down else (guesses[i].orientation + (180 if flipped else 0)) % 360
+        guess, crop, sideways = guesses.get(i), crops[i], q.sideways
+        if i in both_ways:  # the face lies the way that gives its reading more weight
+            as_cut, turned_over = both_ways[i]
+            if _likelier(code, turned_over, as_cut):
+                k = unsure.index(i)
+                guess, crop, sideways = named[n + k], other_way[k], not sideways
+        orient = 0 if guess is None else (guess.orientation + (180 if flipped else 0)) % 360
         tiles.append(RecognizedTile(
-            len(tiles), code, conf, alts, orient, q.face_down, q.sideways,
+            len(tiles), code, conf, alts, orient, q.face_down, sideways,
             tuple((float(x), float(y)) for x, y in outline), place.row, place.block,
-            conf < LOW_CONFIDENCE, crops[i] if keep_crops else None,
+            conf < LOW_CONFIDENCE, crop if keep_crops else None,
         ))
     groups = _groups(tiles)
     tiles = [_regroup(t, groups) for t in tiles]
@@ -245,6 +258,38 @@ def _read_as_hand(readings: list[list[tuple[str, float]]], blocks: Sequence[int]
                 readings[n].sort(key=lambda option: option[0] != code)
                 changed.append(n)
     return sorted(changed)
+
+
+TURN_TRUST = 0.6
+"""How much a face's readings as cut count against its readings turned a quarter,
+for a face that the segmenter was unsure it saw turned (``TileQuad.turn_unsure``)."""
+
+
+def _either_way(as_cut: Sequence[tuple[str, float]], turned: Sequence[tuple[str, float]]
+                ) -> list[tuple[str, float]]:
+    """One face's readings, as cut and turned a quarter, weighed together.
+
+    Why read a face both ways: one cut a little wider than tall may be a tile
+    turned sideways or an upright one with a sliver of its neighbour (in a photo
+    taken at an angle, upright faces are nearly square), and the crop turned the
+    wrong way reads as another tile (a 7 bamboo as 9 dots, a 2 dots as 4). The
+    crop's own confidence cannot say which way is right (a 9 bamboo turned
+    reads as 9 dots as surely as it reads as itself), so both readings go to the
+    hand reader, the segmenter's way first unless the other is much surer
+    (:data:`TURN_TRUST`). When the two ways disagree, no reading reaches
+    ``LOW_CONFIDENCE`` and the tile is marked for the player to check; when they
+    agree, the tile is as sure as either."""
+    p: dict[str, float] = {}
+    for readings, weight in ((as_cut, TURN_TRUST), (turned, 1 - TURN_TRUST)):
+        for code, prob in readings:
+            p[code] = p.get(code, 0.0) + weight * prob
+    return sorted(p.items(), key=lambda cp: -cp[1])
+
+
+def _likelier(code: str, a: Sequence[tuple[str, float]], b: Sequence[tuple[str, float]]
+              ) -> bool:
+    """Whether readings ``a`` give ``code`` a higher probability than readings ``b``."""
+    return dict(a).get(code, 0.0) > dict(b).get(code, 0.0)
 
 
 def _classify(classifier: Classifier, crops: Sequence[np.ndarray]

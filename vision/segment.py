@@ -51,6 +51,13 @@ DETAIL_BELOW_PX = 55
 """Runs of faces shorter than this (working pixels) are cut on a sharper copy."""
 MIN_TILE_PX = 10
 """A face narrower than this (working pixels) is noise, not a tile."""
+TURNED = 1.1
+"""A face cut this much wider than tall (in its upright strip) is a tile turned sideways."""
+SURELY_TURNED = 1.3
+"""Faces cut between :data:`TURNED` and this much wider than tall may be turned tiles or
+upright ones: a photo taken at an angle makes upright faces nearly square (0.94 at
+40 degrees), and a face cut with a sliver of its neighbour is then as wide as
+1.2 times its height. Such faces are marked ``turn_unsure`` and read both ways."""
 LIGHTER = 25
 """V - S this much above the table's median lightness near a pixel is a face, even in
 the table's colour."""
@@ -104,6 +111,7 @@ class TileQuad:
     line: int  # row within the blob (grids have several)
     sideways: bool  # a face wider than tall (a turned tile in a meld)
     face_down: bool = False  # the tile's back, beside a run of faces (a concealed kong)
+    turn_unsure: bool = False  # only a little wider than tall: may be upright, read both ways
 
     @property
     def centre(self) -> np.ndarray:
@@ -804,7 +812,7 @@ def _cut_rows(m: np.ndarray, g: np.ndarray, rows: list[tuple[int, int]], pitch_x
             top, bot = ra + ys[0], ra + ys[-1] + 1
             if (bot - top) < 0.4 * row_h:
                 continue
-            sideways = bool((b - a) > 1.1 * (bot - top))
+            sideways = bool((b - a) > TURNED * (bot - top))
             quads.append((np.array([[a, top], [b, top], [b, bot], [a, bot]], np.float64),
                           line, sideways))
             if b < bx1:
@@ -1256,7 +1264,9 @@ def segment(image: np.ndarray, *, work_side: int = WORK_SIDE) -> Segmentation:
         for corners, line, sideways, down in found:
             hom = np.c_[corners, np.ones(4)] @ strip.to_image.T
             pts = hom[:, :2] / hom[:, 2:3] / scale
-            quads.append(TileQuad(pts, bi, line, sideways, down))
+            wide = (corners[1, 0] - corners[0, 0]) / max(corners[2, 1] - corners[0, 1], 1e-3)
+            quads.append(TileQuad(pts, bi, line, sideways, down,
+                                  bool(sideways and wide < SURELY_TURNED)))
     quads = _drop_duplicates(quads)
     edge = 2.0 / scale
     cut_by_edge = tuple(
