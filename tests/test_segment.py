@@ -47,6 +47,31 @@ def test_face_down_tiles_at_the_ends_of_a_run_are_found() -> None:
     assert down == [0, 3]
 
 
+def test_a_lone_tile_beside_a_run_joined_by_a_pale_patch_is_found() -> None:
+    """A patch of pale table (shadowed paper, a drawn background) that joins the hand
+    makes its run look three faces high; a flower set apart, a third of that
+    size, was then dropped as a speck (development scene 177)."""
+    img, _ = _row_photo(13)
+    img = np.ascontiguousarray(np.pad(img, ((0, 0), (0, 120), (0, 0)), mode="edge"))
+    cv2.rectangle(img, (40 + 4 * 36, 10), (40 + 8 * 36, 69), (245, 243, 235), -1)
+    x, y = img.shape[1] - 80, 70
+    cv2.rectangle(img, (x, y), (x + 35, y + 47), (245, 243, 235), -1)
+    cv2.circle(img, (x + 18, y + 26), 9, (180, 40, 30), 2)
+    seg = segment(img)
+    m = match_outlines([q.corners for q in seg.quads], [box_polygon([x, y, 36, 48])])
+    assert m.recall == 1.0
+
+
+def test_a_thin_pale_band_is_not_a_row_of_tiles() -> None:
+    """The tiles' lit sides, seen as a thin band apart from their faces (this scene,
+    benchmark scene 1092), were cut into 86 specks once a face's size was taken
+    from the hand's mean thickness: a run is at least a third of a face thick."""
+    scene = generate_scene(1092, size=(2000, 1500))
+    seg = segment(scene.image)
+    m = match_outlines([q.corners for q in seg.quads], [np.array(t.outline) for t in scene.tiles])
+    assert m.recall == 1.0 and m.precision == 1.0
+
+
 def test_nothing_is_found_on_an_empty_table() -> None:
     img = np.zeros((300, 400, 3), np.uint8)
     img[:] = (40, 100, 60)

@@ -354,12 +354,14 @@ def _blobs(mask: np.ndarray) -> list[np.ndarray]:
     if not out:
         return []
     # A blob much smaller than one face is a stray reflection or a glyph on the table
-    # (a face's size: the short side of the largest run, a face high).
+    # (a face's size: the largest run's mean thickness, a face high; not its box's
+    # short side, which a patch of shadowed table joined to the run can double).
     areas = np.array([cv2.contourArea(c) for c in out])
-    largest = out[int(np.argmax(areas))]
-    face_h = min(cv2.minAreaRect(largest)[1])
+    box = cv2.minAreaRect(out[int(np.argmax(areas))])[1]
+    face_h = min(*box, areas.max() / max(box))
     face_area = FACE_ASPECT * face_h * face_h
-    return [c for c, a in zip(out, areas, strict=True) if a >= 0.3 * min(face_area, areas.max())]
+    return [c for c, a in zip(out, areas, strict=True) if a >= 0.3 * min(face_area, areas.max())
+            and min(cv2.minAreaRect(c)[1]) >= 0.3 * face_h]  # not a thin band or line
 
 
 # --------------------------------------------------------------- 1-D splitting
