@@ -56,8 +56,9 @@ TURNED = 1.1
 SURELY_TURNED = 1.3
 """Faces cut between :data:`TURNED` and this much wider than tall may be turned tiles or
 upright ones: a photo taken at an angle makes upright faces nearly square (0.94 at
-40 degrees), and a face cut with a sliver of its neighbour is then as wide as
-1.2 times its height. Such faces are marked ``turn_unsure`` and read both ways."""
+35 degrees), and a face cut with a sliver of its neighbour is then as wide as
+1.2 times its height. Such faces are marked ``turn_unsure`` and read both ways
+(``vision/recognize.py``)."""
 LIGHTER = 25
 """V - S this much above the table's median lightness near a pixel is a face, even in
 the table's colour."""
