@@ -120,7 +120,8 @@ def _resize(img: np.ndarray, w: int = FACE_W, h: int = FACE_H) -> np.ndarray:
     return cv2.resize(img, (w, h), interpolation=cv2.INTER_AREA)
 
 
-def _alpha_bbox(img: np.ndarray, thr: int = 10) -> tuple[int, int, int, int] | None:
+def ink_box(img: np.ndarray, thr: int = 10) -> tuple[int, int, int, int] | None:
+    """The box (x0, y0, x1, y1) around an RGBA image's ink (alpha above ``thr``)."""
     ys, xs = np.nonzero(img[..., 3] > thr)
     if len(ys) == 0:
         return None
@@ -134,7 +135,7 @@ def _fit_glyph(img: np.ndarray, margin: float = 0.08) -> np.ndarray:
     rectangle and is stretched to fill it, like the game that ships it does;
     anything else is fitted, aspect kept, inside a margin.
     """
-    box = _alpha_bbox(img)
+    box = ink_box(img)
     canvas = np.zeros((FACE_H, FACE_W, 4), np.uint8)
     if box is None:
         return canvas
@@ -278,7 +279,7 @@ def _kde(name: str, flowers: tuple[int, int, int, int] = (1, 2, 3, 4)) -> FaceSe
             dark_rgb = tuple(int(v) for v in np.median(centre, 0))  # type: ignore[assignment]
         for code, element in _kde_ids(flowers).items():
             img = _rsvg(svg, element, 400)
-            box = _alpha_bbox(img)
+            box = ink_box(img)
             if box is not None and box[3] - box[1] < 300:  # element small in its export area
                 scale = 400 * 400 / max(1, box[3] - box[1])
                 img = _rsvg(svg, element, int(min(scale, 6000)))

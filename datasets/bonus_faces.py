@@ -111,11 +111,17 @@ def _pictures(root: Path | None) -> Pictures:
                 continue
             for face in fs:
                 part = face[int(band[0] * artwork.FACE_H) : int(band[1] * artwork.FACE_H)]
-                ys, xs = np.nonzero(part[..., 3] > 10)
-                if len(xs) < 50:
-                    continue
-                pics[kind].append((code, part[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]))
+                if (part[..., 3] > 10).sum() >= 50:
+                    pics[kind].append((code, _cut_to_ink(part)))
     return pics
+
+
+def _cut_to_ink(rgba: np.ndarray) -> np.ndarray:
+    """The part of a picture that has ink (the caller knows it has some)."""
+    box = artwork.ink_box(rgba)
+    assert box is not None
+    x0, y0, x1, y1 = box
+    return rgba[y0:y1, x0:x1]
 
 
 def _paste_picture(canvas: Image.Image, pic: np.ndarray, top: float, bottom: float,
@@ -214,9 +220,7 @@ def _picture(code: str, pictures: Pictures, rng: np.random.Generator, *,
     if not own and rng.random() < PLANT_P[kind]:
         im = Image.new("RGBA", (artwork.FACE_W * SCALE, artwork.FACE_H * SCALE), (0, 0, 0, 0))
         artwork.draw_plant(ImageDraw.Draw(im), im.width, im.height, rng)
-        a = np.asarray(im)
-        ys, xs = np.nonzero(a[..., 3] > 10)
-        return a[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+        return _cut_to_ink(np.asarray(im))
     other = "1s" if bird and rng.random() < 0.5 else ("g" if kind == "f" else "f")
     pool = pictures[kind if own or rng.random() < 0.75 else other] or pictures[kind]
     same = [p for c, p in pool if c == code]

@@ -187,17 +187,19 @@ def _read(image: np.ndarray, seg: Segmentation, scale: float, classifier: Classi
     crops = [crop_tile(image, c, sideways=q.sideways) for c, q in zip(ordered, seg.quads,
                                                                        strict=True)]
     faces = [i for i, q in enumerate(seg.quads) if not q.face_down]
-    unsure = [i for i in faces if seg.quads[i].turn_unsure]
-    other_way = [crop_tile(image, ordered[i], sideways=not seg.quads[i].sideways)
-                 for i in unsure]
-    named, sure, ranked = _classify(classifier, [crops[i] for i in faces] + other_way)
+    # faces in doubt about their turn are also read turned the other way
+    other_way = {i: crop_tile(image, ordered[i], sideways=not seg.quads[i].sideways)
+                 for i in faces if seg.quads[i].turn_unsure}
+    named, sure, ranked = _classify(classifier, [crops[i] for i in faces]
+                                    + list(other_way.values()))
     n = len(faces)
     guesses = dict(zip(faces, named[:n], strict=True))
     certainty = dict(zip(faces, sure[:n], strict=True))
     ranking = dict(zip(faces, ranked[:n], strict=True))
-    both_ways = {i: (ranking[i], ranked[n + k]) for k, i in enumerate(unsure)}
-    for i, (as_cut, turned_over) in both_ways.items():
-        ranking[i] = _either_way(as_cut, turned_over)
+    other_guess = dict(zip(other_way, named[n:], strict=True))
+    both_ways = {i: (ranking[i], turned) for i, turned in zip(other_way, ranked[n:], strict=True)}
+    for i, (as_cut, turned) in both_ways.items():
+        ranking[i] = _either_way(as_cut, turned)
     # Crops the model is sure are not tiles are table patterns, not tiles.
     keep = [i for i in range(len(quads))
             if i not in guesses or not (guesses[i].top3 and guesses[i].top3[0].code == "none"
@@ -224,10 +226,9 @@ def _read(image: np.ndarray, seg: Segmentation, scale: float, classifier: Classi
         alts = tuple(Alternative(c, p) for c, p in options[1:SHOWN_READINGS])
         guess, crop, sideways = guesses.get(i), crops[i], q.sideways
         if i in both_ways:  # the face lies the way that gives its reading more weight
-            as_cut, turned_over = both_ways[i]
-            if _likelier(code, turned_over, as_cut):
-                k = unsure.index(i)
-                guess, crop, sideways = named[n + k], other_way[k], not sideways
+            as_cut, turned = both_ways[i]
+            if _likelier(code, turned, as_cut):
+                guess, crop, sideways = other_guess[i], other_way[i], not sideways
         orient = 0 if guess is None else (guess.orientation + (180 if flipped else 0)) % 360
         tiles.append(RecognizedTile(
             len(tiles), code, conf, alts, orient, q.face_down, sideways,

@@ -1198,11 +1198,15 @@ def _readings(src: _Source, inside: bool, aspect: float, at_aspect: bool = False
     return out
 
 
+def _wide(corners: np.ndarray) -> float:
+    """Width / height of a face cut in its upright strip (axis-aligned corners)."""
+    return float((corners[1, 0] - corners[0, 0]) / max(corners[2, 1] - corners[0, 1], 1e-3))
+
+
 def _strip_aspect(readings: list[_Reading]) -> float | None:
     """Width / height of the upright faces of the photo's long runs, in their upright
     strips (a steep photo foreshortens them well past :data:`FACE_ASPECT`)."""
-    ratios = [(c[1, 0] - c[0, 0]) / max(c[2, 1] - c[0, 1], 1e-3)
-              for r in readings if len(r.cut) >= 6 and len({ln for _, ln, _ in r.cut}) == 1
+    ratios = [_wide(c) for r in readings if len(r.cut) >= 6 and len({ln for _, ln, _ in r.cut}) == 1
               for c, _, sw in r.cut if not sw]
     if len(ratios) < 6:
         return None
@@ -1267,9 +1271,8 @@ def segment(image: np.ndarray, *, work_side: int = WORK_SIDE) -> Segmentation:
         for corners, line, sideways, down in found:
             hom = np.c_[corners, np.ones(4)] @ strip.to_image.T
             pts = hom[:, :2] / hom[:, 2:3] / scale
-            wide = (corners[1, 0] - corners[0, 0]) / max(corners[2, 1] - corners[0, 1], 1e-3)
             quads.append(TileQuad(pts, bi, line, sideways, down,
-                                  bool(sideways and wide < SURELY_TURNED)))
+                                  sideways and _wide(corners) < SURELY_TURNED))
     quads = _drop_duplicates(quads)
     edge = 2.0 / scale
     cut_by_edge = tuple(
