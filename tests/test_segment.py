@@ -100,6 +100,34 @@ def test_pitch_and_cuts_of_a_periodic_seam_profile() -> None:
     assert all(abs(c - k) <= 1 for c, k in zip(cuts[1:-1], range(48, 390, 38), strict=False))
 
 
+def _faint_seams_and_ink(n_faces: int = 8, pitch: int = 40) -> np.ndarray:
+    """A row's seam profile where three faces in the middle have faint seams and
+    two strong dark columns of ink each (an 8 dots in a bright, blurred photo)."""
+    strength = np.zeros(n_faces * pitch + 1)
+    strength[np.arange(0, len(strength), pitch)] = 1.0
+    for k in (3, 4, 5):
+        strength[k * pitch] = 0.15
+        strength[[(k - 1) * pitch + 12, (k - 1) * pitch + 28]] = 0.55
+    return strength
+
+
+def test_a_row_is_cut_into_even_faces_not_at_its_ink(monkeypatch: pytest.MonkeyPatch) -> None:
+    strength = _faint_seams_and_ink()
+    assert split_1d(strength, 0, 320, 40.0) == list(range(0, 321, 40))
+    # priced only against the pitch, the cuts follow the ink: one face wide, one narrow
+    monkeypatch.setattr("vision.segment.EVEN_MIN_FACES", 99)
+    uneven = split_1d(strength, 0, 320, 40.0)
+    assert uneven != list(range(0, 321, 40)) and max(np.diff(uneven)) > 48
+
+
+def test_a_meld_keeps_its_turned_tile_wide() -> None:
+    """Short runs are melds: a turned tile there is wider by right, not uneven."""
+    strength = np.zeros(141)
+    strength[[0, 40, 80, 140]] = 1.0
+    assert split_1d(strength, 0, 140, 40.0, wide_pitch=60.0,
+                    wide=(np.arange(141) >= 80).astype(float)) == [0, 40, 80, 140]
+
+
 def test_masked_percentile_ignores_pixels_outside() -> None:
     values = np.array([[10, 1], [20, 2], [30, 3], [250, 4]], np.float32)
     inside = np.array([[1, 1], [1, 1], [1, 1], [0, 1]], bool)
