@@ -5,6 +5,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from datasets.scene_eval import box_polygon, match_outlines
 from datasets.scenes import generate_scene
@@ -126,6 +128,58 @@ def test_a_meld_keeps_its_turned_tile_wide() -> None:
     strength[[0, 40, 80, 140]] = 1.0
     assert split_1d(strength, 0, 140, 40.0, wide_pitch=60.0,
                     wide=(np.arange(141) >= 80).astype(float)) == [0, 40, 80, 140]
+
+
+def _reference_split(strength: np.ndarray, start: int, end: int, pitch: float,
+                     wide: np.ndarray | None, wide_pitch: float, open_ends: bool) -> list[int]:
+    """The first-order cut, one pixel at a time: what ``split_1d``'s blocks must equal."""
+    lo, hi = max(1, int(0.72 * pitch)), int(1.3 * max(pitch, wide_pitch)) + 1
+    short = max(1, int(0.3 * pitch))
+    s = strength / (strength[start:end + 1].max() + 1e-6)
+    best = {start: 0.0}
+    prev: dict[int, int] = {}
+    for c in range(start + (short if open_ends else lo), end + 1):
+        options = []
+        starts = range(max(start, c - hi), c - (short if open_ends and c == end else lo) + 1)
+        if open_ends and c - start < lo:  # a face cut short by the photo's edge
+            starts = range(start, start + 1)
+        for a in starts:
+            if a not in best:
+                continue
+            width = c - a
+            cost = ((width - pitch) / pitch) ** 2
+            if open_ends and (a == start or c == end) and width < pitch:
+                cost = 0.0
+            if wide is not None and wide_pitch > 0 and wide[a:c].sum() / width > 0.5:
+                cost = ((width - wide_pitch) / pitch) ** 2
+            options.append((best[a] - 4.0 * cost + (s[c] if c < end else 0.0), -a))
+        if options:
+            value, minus_a = max(options)
+            best[c], prev[c] = value, -minus_a
+    cuts = [end]
+    while cuts[-1] != start:
+        cuts.append(prev[cuts[-1]])
+    return cuts[::-1]
+
+
+@given(st.integers(0, 2**31), st.floats(12, 40), st.booleans(), st.booleans())
+@settings(max_examples=40, deadline=None)
+def test_block_cuts_equal_the_pixel_by_pixel_programme(seed: int, pitch: float, open_ends: bool,
+                                                       turned: bool) -> None:
+    import vision.segment as seg
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(3, 9))
+    strength = rng.random(int(n * pitch) + 8) ** 3
+    end = len(strength) - 1 - int(rng.integers(0, 3))
+    wide = (np.arange(len(strength)) < 1.3 * pitch).astype(float) if turned else None
+    wide_pitch = 1.3 * pitch if turned else 0.0
+    old, seg.EVEN_MIN_FACES = seg.EVEN_MIN_FACES, 99  # the first-order programme alone
+    try:
+        got = split_1d(strength, 2, end, pitch, wide, wide_pitch, open_ends)
+    finally:
+        seg.EVEN_MIN_FACES = old
+    assert got == _reference_split(strength, 2, end, pitch, wide, wide_pitch, open_ends)
 
 
 def test_masked_percentile_ignores_pixels_outside() -> None:
