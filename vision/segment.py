@@ -501,12 +501,12 @@ def split_1d(strength: np.ndarray, start: int, end: int, pitch: float,
     best = np.full(end + 1, -np.inf)
     prev = np.zeros(end + 1, int)
     best[start] = 0.0
-    widths = np.arange(run.hi, (run.short if open_ends else run.lo) - 1, -1)  # widest first
+    # widest first: a tie goes to the widest face, as in the pixel-by-pixel programme
+    widths = np.arange(run.hi, (run.short if open_ends else run.lo) - 1, -1)
     for block in run.blocks(np.arange(start + int(widths[-1]), end)):
         c = block[:, None]
         a = c - widths[None, :]
-        ok = (a >= start) & ((widths >= run.lo) | (open_ends & ((a == start) | (c == end))))
-        ok &= (a == start) | (c - start >= run.lo)  # a face cut short ends only at the start
+        ok = run.allowed(a, c)
         a = np.maximum(a, start)  # (the faces that would start before the run are not ok)
         cand = np.where(ok, best[a] - SPLIT_LAMBDA * run.cost(a, c), -np.inf)
         j = np.argmax(cand, axis=1)
@@ -566,7 +566,7 @@ class _Run:
         return max(1, int(0.3 * self.pitch))
 
     @cached_property
-    def relative(self) -> np.ndarray:
+    def _relative(self) -> np.ndarray:
         """Seam strength relative to the run's strongest."""
         out: np.ndarray = self.strength / (self.strength[self.start:self.end + 1].max() + 1e-6)
         return out
@@ -581,7 +581,7 @@ class _Run:
 
     def gain(self, c: np.ndarray) -> np.ndarray:
         """The seam strength at cuts ``c``, relative to the run's strongest (the end: 0)."""
-        out: np.ndarray = np.where(c < self.end, self.relative[np.minimum(c, self.end - 1)], 0.0)
+        out: np.ndarray = np.where(c < self.end, self._relative[np.minimum(c, self.end - 1)], 0.0)
         return out
 
     def blocks(self, cuts: np.ndarray) -> list[np.ndarray]:
@@ -596,6 +596,17 @@ class _Run:
         edges = np.arange(int(cuts[0]), self.end + self.lo, self.lo)
         out = [cuts[(cuts >= x) & (cuts < x + self.lo)] for x in edges[:-1]]
         return [b for b in out if b.size] + [np.array([self.end])]
+
+    def allowed(self, a: np.ndarray, c: int | np.ndarray) -> np.ndarray:
+        """Whether faces ``[a, c)`` may be cut: inside the run, at least ``lo`` wide
+        (at most ``hi`` is the callers' range of widths), or, at an open end, a face
+        cut short by the photo's edge (at the start only while the run is shorter
+        than ``lo`` there)."""
+        width = c - a
+        edge = self.open_ends & ((a == self.start) | (c == self.end))
+        out: np.ndarray = ((a >= self.start) & ((width >= self.lo) | edge)
+                           & ((a == self.start) | (c - self.start >= self.lo)))
+        return out
 
     def _cut_short(self, a: np.ndarray, c: int | np.ndarray) -> np.ndarray | None:
         """Faces ``[a, c)`` cut short by the photo's edge (None: the run has no open end)."""
@@ -672,9 +683,8 @@ def _split_even(run: _Run) -> list[int] | None:
         c = np.repeat(block, k)
         w = np.tile(np.arange(k), block.size)
         a = c - widths[w]
-        ok = a >= start
+        ok = run.allowed(a, c)
         ok[ok] &= peak[a[ok]]
-        ok &= (widths[w] >= run.lo) | (run.open_ends & ((a == start) | (c == end)))
         c, w, a = c[ok], w[ok], a[ok]
         if c.size == 0:
             continue
