@@ -64,6 +64,67 @@ def test_a_lone_tile_beside_a_run_joined_by_a_pale_patch_is_found() -> None:
     assert m.recall == 1.0
 
 
+def test_a_lone_tile_split_by_its_ink_is_one_tile() -> None:
+    """A flower set apart whose stem runs from its top edge to its bottom one is two
+    pieces in the mask, each a speck beside the hand's faces; together they make a
+    face (development scene 145's summer was dropped)."""
+    img, _ = _row_photo(13, w=54, h=72)
+    img = np.ascontiguousarray(np.pad(img, ((0, 0), (0, 140), (0, 0)), mode="edge"))
+    x, y = img.shape[1] - 110, 70
+    cv2.rectangle(img, (x, y), (x + 53, y + 71), (245, 243, 235), -1)
+    cv2.ellipse(img, (x + 27, y + 36), (21, 30), 0, 0, 360, (220, 120, 60), -1)  # the flower
+    cv2.rectangle(img, (x + 24, y), (x + 30, y + 71), (60, 140, 60), -1)  # its stem
+    seg = segment(img)
+    m = match_outlines([q.corners for q in seg.quads], [box_polygon([x, y, 54, 72])])
+    assert m.recall == 1.0
+
+
+def test_specks_apart_are_not_joined_into_a_tile() -> None:
+    """The joining of pieces is for a face's pieces only: two specks a face apart stay
+    specks, and so does one arc of light (its hull is a face's size)."""
+    img, truth = _row_photo(13, w=54, h=72)
+    img = np.ascontiguousarray(np.pad(img, ((0, 0), (0, 260), (0, 0)), mode="edge"))
+    x, y = img.shape[1] - 230, 80
+    cv2.rectangle(img, (x, y), (x + 14, y + 14), (245, 243, 235), -1)
+    cv2.rectangle(img, (x + 60, y + 30), (x + 74, y + 44), (245, 243, 235), -1)
+    cv2.ellipse(img, (x + 150, y + 30), (28, 28), 0, 40, 320, (245, 243, 235), 3)  # an arc
+    seg = segment(img)
+    m = match_outlines([q.corners for q in seg.quads], truth)
+    assert m.recall == 1.0 and m.precision == 1.0
+
+
+def test_ink_bays_across_a_run_are_closed_and_nothing_else() -> None:
+    """A run's outline, 4 faces of 40 x 50 on green felt, with four bays: ink at the
+    first face's edge (orange: closed), a step along the run's bottom edge (the tiles'
+    bases), a bay of the table's own colour and a dark one (a face-down tile's back)
+    beside the last face (all three left open)."""
+    from vision.segment import _ink_bays_closed
+
+    felt, cream = (30, 110, 60), (245, 243, 235)
+    img = np.zeros((120, 240, 3), np.uint8)
+    img[:] = felt
+    img[30:80, 20:180] = cream
+    run = np.zeros(img.shape[:2], np.uint8)
+    run[30:80, 20:180] = 255
+    bays = {"ink": (slice(40, 70), slice(20, 28), (230, 130, 70)),
+            "base": (slice(74, 80), slice(60, 140), (40, 60, 170)),
+            "table": (slice(34, 50), slice(172, 180), felt),
+            "dark": (slice(56, 76), slice(172, 180), (25, 30, 70))}
+    for rows, cols, colour in bays.values():
+        img[rows, cols] = colour
+        run[rows, cols] = 0
+    lab = cv2.cvtColor(img, cv2.COLOR_RGB2LAB).astype(np.float32)
+    table = lab[5:15, 5:15].reshape(-1, 3).mean(axis=0, keepdims=True)
+    contours, _ = cv2.findContours(run, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    closed = np.zeros_like(run)
+    cv2.drawContours(closed, [_ink_bays_closed(contours[0], lab, table)], -1, 255, -1)
+    rows, cols, _ = bays["ink"]
+    assert (closed[rows, cols] > 0).all()
+    for name in ("base", "table", "dark"):
+        rows, cols, _ = bays[name]
+        assert not (closed[rows, cols] > 0).any(), name
+
+
 def test_a_thin_pale_band_is_not_a_row_of_tiles() -> None:
     """The tiles' lit sides, seen as a thin band apart from their faces (this scene,
     benchmark scene 1092), were cut into 86 specks once a face's size was taken

@@ -73,6 +73,15 @@ table, however light (a checked cloth's light squares in a bright corner)."""
 VIVID = 25
 """Chroma (Lab a, b from grey) of a table colour that no ivory face has: only such colours
 are table however light (grey paper in shade is as grey as a shaded face)."""
+TABLE_NEAR = 12
+"""Distance (:func:`_table_distance`) under which a pixel is of one of the table's colours."""
+INK_BAY = 0.3
+"""A bay of a run's outline smaller than this share of a face may be ink at a face's edge."""
+JOIN = 0.12
+"""Specks this close (a share of a face's height) may be pieces of one face split by ink."""
+SIZE_OUTLIER = 0.5
+"""A face whose height is this far (log units) from the photo's median is a miscut one,
+left out of the fit of the size on the depth (a 34° photo's far faces: 0.4)."""
 SLIVER = 0.7
 """A face narrower than this share of its row's face width is a fragment of a cut."""
 MARGIN_BAND = 0.15
@@ -219,7 +228,7 @@ def _face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         # its colour (ivory on cream): the table's median lightness over a few tiles is
         # the table's own, not the faces'. The table's very colours (a checked cloth's
         # light squares in a bright corner) stay table.
-        drop = (d < 12) & (d < d_face)
+        drop = (d < TABLE_NEAR) & (d < d_face)
         above = white >= _table_median(white, k) + LIGHTER
         if glare:
             # Where the table is as light as faces, standing out from its darkest part
@@ -252,7 +261,7 @@ def _face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         mask[drop & ~lighter] = 0
         mask = _without_plain_table(mask, above | (step >= max(HUE_STEP, 2 * own)), white)
     else:
-        mask[d < 12] = 0
+        mask[d < TABLE_NEAR] = 0
     return mask, np.asarray(centres, np.float32)
 
 
@@ -362,8 +371,80 @@ def _blobs(mask: np.ndarray) -> list[np.ndarray]:
     box = cv2.minAreaRect(out[int(np.argmax(areas))])[1]
     face_h = min(*box, areas.max() / max(box))
     face_area = FACE_ASPECT * face_h * face_h
-    return [c for c, a in zip(out, areas, strict=True) if a >= 0.3 * min(face_area, areas.max())
-            and min(cv2.minAreaRect(c)[1]) >= 0.3 * face_h]  # not a thin band or line
+
+    def whole(c: np.ndarray) -> bool:
+        """A run, not a speck nor a thin band or line."""
+        return bool(cv2.contourArea(c) >= 0.3 * min(face_area, areas.max())
+                    and min(cv2.minAreaRect(c)[1]) >= 0.3 * face_h)
+
+    kept = [c for c in out if whole(c)]
+    pieces = [c for c in out if not whole(c)]
+    if len(pieces) < 2:
+        return kept
+    # A lone face can be broken in pieces by its ink (a flower's stem from top to
+    # bottom), each a speck: pieces a little apart whose outline together (their
+    # hull: the ink between them is not in the mask) is a face's size are one face.
+    drawn = np.zeros_like(mask)
+    cv2.drawContours(drawn, pieces, -1, 255, -1)
+    size = max(3, round(JOIN * face_h)) | 1
+    near = cv2.dilate(drawn, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
+    _, group = cv2.connectedComponents(near)
+    groups: dict[int, list[np.ndarray]] = {}
+    for c in pieces:
+        groups.setdefault(int(group[c[0, 0, 1], c[0, 0, 0]]), []).append(c)
+    hulls = [cv2.convexHull(np.concatenate(cs)) for cs in groups.values() if len(cs) >= 2]
+    return kept + [h for h in hulls if whole(h)]
+
+
+def _ink_bays_closed(contour: np.ndarray, lab: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """The run's outline with the bays that ink at its faces' edges left open, closed.
+
+    Holes that ink leaves in the mask are filled, but ink that reaches a face's
+    edge leaves a bay open to the table: on cream faces on a cream table the
+    mask loses the thin margin beyond the circles of the 5 and 6 dots, so a
+    run's end and a seam became bays; one face was cut off as a speck of its
+    own and a chow was cut a face short (development scene 161). A face is
+    convex, and so is a row of them: the run's convex hull closes such bays.
+    But a hull also spans what lies beside a run, so only what looks like ink
+    is added: not of the table's colours, in a bay under :data:`INK_BAY` of a
+    face, running across the run rather than along it (the tiles' bases and
+    lit sides step in and out along a run's long edges), and not darker than
+    half the run (a face-down tile's back beside a kong)."""
+    hull = cv2.convexHull(contour)
+    x, y, w, h = cv2.boundingRect(hull)
+    blob = np.zeros((h, w), np.uint8)
+    cv2.drawContours(blob, [contour - [x, y]], -1, 255, -1)
+    bay = np.zeros((h, w), np.uint8)
+    cv2.drawContours(bay, [hull - [x, y]], -1, 255, -1)
+    bay[blob > 0] = 0
+    if not bay.any():
+        return contour
+    lab = lab[y:y + h, x:x + w]
+    bay[_table_distance(lab, table) < TABLE_NEAR] = 0
+    bay = np.asarray(cv2.morphologyEx(bay, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)),
+                     np.uint8)  # not a sliver
+    rect = cv2.minAreaRect(contour)
+    corners = cv2.boxPoints(rect)
+    sides = [corners[1] - corners[0], corners[2] - corners[1]]
+    along = max(sides, key=lambda v: float(np.hypot(*v)))
+    along = along / max(float(np.hypot(*along)), 1e-9)
+    face_h = min(rect[1])
+    lightness = float(np.median(lab[..., 0][blob > 0]))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(bay)
+    ink = []
+    for i in range(1, n):
+        if stats[i, cv2.CC_STAT_AREA] >= INK_BAY * FACE_ASPECT * face_h ** 2:
+            continue
+        ys, xs = np.nonzero(labels == i)
+        length = np.ptp(xs * along[0] + ys * along[1])
+        across = np.ptp(ys * along[0] - xs * along[1])
+        if across > length and lab[ys, xs, 0].mean() >= 0.5 * lightness:
+            ink.append(i)
+    if not ink:
+        return contour
+    blob[np.isin(labels, ink)] = 255
+    outlines, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return np.asarray(max(outlines, key=cv2.contourArea) + np.array([x, y]), np.int32)
 
 
 # --------------------------------------------------------------- 1-D splitting
@@ -1232,6 +1313,7 @@ class _FaceSize:
     height: float
     row: float = 0.0  # the working-pixel row where the face is width x height
     shrink: float = 0.0  # d log(size) / d row
+    from_rows: bool = False  # learnt from rows (a grid's cells then judged too)
 
     @property
     def aspect(self) -> float:
@@ -1254,18 +1336,28 @@ def _face_size(readings: list[_Reading]) -> _FaceSize | None:
     faces 52-55 px high against the hand's 79 in a 34° photo of the dev set), so
     when such runs lie at different depths the size follows the row in the photo
     (their heights' log fitted on their rows); the runs' heights are right even
-    when a run is cut at the wrong pitch."""
-    faces = [(w, h, y) for r in readings if len(r.cut) >= 3
-             for (w, h, sw), y in zip(r.sizes(), r.depths(), strict=True) if not sw]
+    when a run is cut at the wrong pitch, but not when it is cut across its
+    height, so such faces (:data:`SIZE_OUTLIER`) are left out of that fit."""
+    def faces_of(runs: list[_Reading]) -> list[tuple[float, float, float]]:
+        return [(w, h, y) for r in runs if len(r.cut) >= 3
+                for (w, h, sw), y in zip(r.sizes(), r.depths(), strict=True) if not sw]
+
+    # Rows, when there are any: the dots of a dense 5 or 6 dots repeat like a grid of
+    # tiny faces, and one run read so (14 cells, development scene 161) outvoted the
+    # photo's melds; a close-up of a set laid in a grid has only grids.
+    faces = faces_of([r for r in readings if len({ln for _, ln, _ in r.cut}) == 1])
+    from_rows = len(faces) >= 3
+    if not from_rows:
+        faces = faces_of(readings)
     if len(faces) < 3:
         return None
     w, h, row = np.median(np.array(faces), axis=0)
     aspect = float(np.clip(w / h, 0.5, 1.4))
-    ys = np.array([f[2] for f in faces])
+    near = np.array([f for f in faces if abs(np.log(f[1] / h)) < SIZE_OUTLIER])
     shrink = 0.0
-    if len(faces) >= 6 and np.ptp(ys) > 0.5 * h:
-        shrink = float(np.polyfit(ys, np.log([f[1] for f in faces]), 1)[0])
-    return _FaceSize(aspect * float(h), float(h), float(row), shrink)
+    if len(near) >= 6 and np.ptp(near[:, 2]) > 0.5 * h:
+        shrink = float(np.polyfit(near[:, 2], np.log(near[:, 1]), 1)[0])
+    return _FaceSize(aspect * float(h), float(h), float(row), shrink, from_rows)
 
 
 def _as_one_face(reading: _Reading, face: _FaceSize | None) -> _Reading | None:
@@ -1293,8 +1385,11 @@ def _size_penalty(reading: _Reading, face: _FaceSize | None) -> float:
 
     A lone tile cut across its height gives two cells of a plausible aspect, and
     its seam score alone cannot tell; their size can (so can a meld read as a grid
-    of half-height faces). Long runs set the size and are not judged."""
-    if face is None or not reading.cut or len(reading.cut) > 6:
+    of half-height faces). Long runs set the size and are not judged, unless the
+    size comes from rows and the run is read as a grid (a run of dots read as a
+    grid of its dots)."""
+    grid = len({ln for _, ln, _ in reading.cut}) > 1
+    if face is None or not reading.cut or (len(reading.cut) > 6 and not (grid and face.from_rows)):
         return 0.0
     err = []
     for (w, h, sideways), row in zip(reading.sizes(), reading.depths(), strict=True):
@@ -1417,6 +1512,7 @@ def segment(image: np.ndarray, *, work_side: int = WORK_SIDE) -> Segmentation:
     quads: list[TileQuad] = []
     blobs: list[tuple[list[_Reading], bool, _Source]] = []
     for contour in _blobs(mask):
+        contour = _ink_bays_closed(contour, lab, table)
         blob_mask = np.zeros_like(mask)
         cv2.drawContours(blob_mask, [contour], -1, 255, -1)
         # a blob cut by the photo's edge has no outline of its own to rectify with
