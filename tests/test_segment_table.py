@@ -86,3 +86,29 @@ def test_only_a_plain_run_without_marks_is_dropped_as_table() -> None:
     out = _without_plain_table(mask, np.zeros(mask.shape, bool), white)
     assert not out[10:50, 10:90].any()
     assert (out[10:50, 110:190] > 0).all()
+
+
+def test_a_checked_cloth_between_two_lights_stays_table() -> None:
+    """Light falling across a checked cloth gives each colour a few lightness levels;
+    a square between two levels learnt at the photo's border was as far from both as a
+    face is, and two became faces (development scene 159 at this size)."""
+    scene = generate_scene(159, size=(2000, 1500), style="kde_default")
+    assert scene.background == "cloth"
+    assert missed_and_extra(scene) == (0, 0)
+
+
+def test_smooth_shades_between_two_table_levels_are_table_and_ink_is_not() -> None:
+    """Between two lightness levels of one table colour, a smooth ramp (a shadow's soft
+    edge) is the table's; grey ink of the same lightness, crossed by edges, is not."""
+    from vision.segment import TABLE_NEAR, _table_distance, _with_shades
+
+    lab = np.zeros((40, 120, 3), np.float32)
+    lab[..., 0] = np.linspace(110, 190, 120)[None, :]  # a ramp from one level to the other
+    lab[..., 1:] = (121, 124)
+    lab[20:40, 50:70, 0] = np.where(np.arange(20)[None, :] % 4 < 2, 140.0, 160.0)  # ink
+    centres = np.array([[110, 121, 124], [190, 121, 124], [240, 128, 140]], np.float32)
+    d = _table_distance(lab, centres)
+    assert (d[:20, 50:70] >= TABLE_NEAR).all()  # the ramp's middle: far from both levels
+    out = _with_shades(d, lab, centres, np.ones(d.shape, bool))
+    assert (out[:15, :] < TABLE_NEAR).all()
+    assert (out[24:36, 54:66] >= TABLE_NEAR).all()
