@@ -1325,6 +1325,11 @@ class _Reading:
     score: float
     strip: _Strip
 
+    @property
+    def lines(self) -> int:
+        """How many rows of faces the blob is read as (1: a row, more: a grid)."""
+        return len({line for _, line, _ in self.cut})
+
     def _corners(self) -> list[np.ndarray]:
         """Each face's corners in working pixels (strips differ in scale)."""
         out = []
@@ -1388,7 +1393,7 @@ def _face_size(readings: list[_Reading]) -> _FaceSize | None:
     # Rows, when there are any: the dots of a dense 5 or 6 dots repeat like a grid of
     # tiny faces, and one run read so (14 cells, development scene 161) outvoted the
     # photo's melds; a close-up of a set laid in a grid has only grids.
-    faces = faces_of([r for r in readings if len({ln for _, ln, _ in r.cut}) == 1])
+    faces = faces_of([r for r in readings if r.lines == 1])
     from_rows = len(faces) >= 3
     if not from_rows:
         faces = faces_of(readings)
@@ -1431,8 +1436,8 @@ def _size_penalty(reading: _Reading, face: _FaceSize | None) -> float:
     of half-height faces). Long runs set the size and are not judged, unless the
     size comes from rows and the run is read as a grid (a run of dots read as a
     grid of its dots)."""
-    grid = len({ln for _, ln, _ in reading.cut}) > 1
-    if face is None or not reading.cut or (len(reading.cut) > 6 and not (grid and face.from_rows)):
+    if face is None or not reading.cut or (
+            len(reading.cut) > 6 and not (reading.lines > 1 and face.from_rows)):
         return 0.0
     err = []
     for (w, h, sideways), row in zip(reading.sizes(), reading.depths(), strict=True):
@@ -1528,7 +1533,7 @@ def _wide(corners: np.ndarray) -> float:
 def _strip_aspect(readings: list[_Reading]) -> float | None:
     """Width / height of the upright faces of the photo's long runs, in their upright
     strips (a steep photo foreshortens them well past :data:`FACE_ASPECT`)."""
-    ratios = [_wide(c) for r in readings if len(r.cut) >= 6 and len({ln for _, ln, _ in r.cut}) == 1
+    ratios = [_wide(c) for r in readings if len(r.cut) >= 6 and r.lines == 1
               for c, _, sw in r.cut if not sw]
     if len(ratios) < 6:
         return None
