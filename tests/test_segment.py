@@ -81,13 +81,20 @@ def test_a_lone_tile_split_by_its_ink_is_one_tile() -> None:
 
 def test_specks_apart_are_not_joined_into_a_tile() -> None:
     """The joining of pieces is for a face's pieces only: two specks a face apart stay
-    specks, and so does one arc of light (its hull is a face's size)."""
+    specks, and so do one arc of light (its hull is a face's size) and a checked patch
+    (six specks all but touching at their corners: a checked cloth at the photo's edge
+    became a face, fresh scene 2130)."""
     img, truth = _row_photo(13, w=54, h=72)
-    img = np.ascontiguousarray(np.pad(img, ((0, 0), (0, 260), (0, 0)), mode="edge"))
-    x, y = img.shape[1] - 230, 80
+    img = np.ascontiguousarray(np.pad(img, ((0, 0), (0, 360), (0, 0)), mode="edge"))
+    x, y = img.shape[1] - 330, 80
     cv2.rectangle(img, (x, y), (x + 14, y + 14), (245, 243, 235), -1)
     cv2.rectangle(img, (x + 60, y + 30), (x + 74, y + 44), (245, 243, 235), -1)
     cv2.ellipse(img, (x + 150, y + 30), (28, 28), 0, 40, 320, (245, 243, 235), 3)  # an arc
+    cx, cy = img.shape[1] - 100, 60
+    for i in range(4):  # a checked patch, a face's size: squares all but touching at corners
+        for j in range(i % 2, 3, 2):
+            cv2.rectangle(img, (cx + 18 * j, cy + 18 * i), (cx + 18 * j + 15, cy + 18 * i + 15),
+                          (245, 243, 235), -1)
     seg = segment(img)
     m = match_outlines([q.corners for q in seg.quads], truth)
     assert m.recall == 1.0 and m.precision == 1.0

@@ -97,21 +97,26 @@ def test_a_checked_cloth_between_two_lights_stays_table() -> None:
     assert missed_and_extra(scene) == (0, 0)
 
 
-def test_smooth_shades_between_two_table_levels_are_table_and_ink_is_not() -> None:
+def test_smooth_shades_between_two_table_levels_are_table_and_faces_are_not() -> None:
     """Between two lightness levels of one table colour, a smooth ramp (a shadow's soft
-    edge) is the table's; grey ink of the same lightness, crossed by edges, is not."""
+    edge) is the table's; grey ink of the same lightness, crossed by edges, is not; nor
+    is a smooth face in the shade, whose hue is the faces' rather than the table's
+    (a cream table's levels and a row of faces in its shadow: fresh scene 3022)."""
     from vision.segment import TABLE_NEAR, _table_distance, _with_shades
 
-    lab = np.zeros((40, 120, 3), np.float32)
-    lab[..., 0] = np.linspace(110, 190, 120)[None, :]  # a ramp from one level to the other
+    lab = np.zeros((40, 160, 3), np.float32)
+    lab[..., 0] = np.linspace(110, 190, 160)[None, :]  # a ramp from one level to the other
     lab[..., 1:] = (121, 124)
-    lab[20:40, 50:70, 0] = np.where(np.arange(20)[None, :] % 4 < 2, 140.0, 160.0)  # ink
+    lab[20:40, 60:80, 0] = np.where(np.arange(20)[None, :] % 4 < 2, 140.0, 160.0)  # ink
+    lab[20:40, 100:120, 1:] = (124, 129)  # a face in the shade: the faces' hue
     centres = np.array([[110, 121, 124], [190, 121, 124], [240, 128, 140]], np.float32)
+    face = np.array([235, 125, 130], np.float32)
     d = _table_distance(lab, centres)
-    assert (d[:20, 50:70] >= TABLE_NEAR).all()  # the ramp's middle: far from both levels
-    out = _with_shades(d, lab, centres, np.ones(d.shape, bool))
+    assert (d[:20, 60:80] >= TABLE_NEAR).all()  # the ramp's middle: far from both levels
+    out = _with_shades(d, lab, centres, np.ones(d.shape, bool), face)
     assert (out[:15, :] < TABLE_NEAR).all()
-    assert (out[24:36, 54:66] >= TABLE_NEAR).all()
+    assert (out[24:36, 64:76] >= TABLE_NEAR).all()
+    assert (out[24:36, 104:116] == d[24:36, 104:116]).all()
 
 
 @pytest.mark.parametrize(("seed", "size"), [(1060, (1000, 750)), (1131, (2000, 1500))])

@@ -85,7 +85,7 @@ SHADE_CHROMA = 6.0
 SMOOTH_STD = 5.0
 """Spread of lightness (Lab L, standard deviation over 7 x 7 pixels) under which a pixel
 has no ink near it."""
-INK_BAY = 0.3
+INK_BAY = 0.2
 """A bay of a run's outline smaller than this share of a face may be ink at a face's edge."""
 JOIN = 0.12
 """Specks this close (a share of a face's height) may be pieces of one face split by ink."""
@@ -220,7 +220,7 @@ def _face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     cv2.setRNGSeed(0)  # kmeans++ draws from OpenCV's per-thread RNG: same photo, same tiles
     _, _, centres = cv2.kmeans(ring, min(4, len(ring)), None, crit, 2,  # type: ignore[call-overload]
                                cv2.KMEANS_PP_CENTERS)
-    d = _with_shades(_table_distance(lab, centres), lab, centres, mask > 0)
+    d = _table_distance(lab, centres)
     # A pixel of the table's colours is table, unless nearer the faces' own colour (the
     # lightest pixels): a cream table is close to ivory faces, but not as close.
     lightest = (white >= face_level - 10) & (mask > 0)
@@ -234,6 +234,7 @@ def _face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         face_lab = np.median(lab[lightest][:: max(1, int(np.count_nonzero(lightest)) // 2000)],
                              axis=0)
         d_face = _table_distance(lab, face_lab[None, :])
+        d = _with_shades(d, lab, centres, mask > 0, face_lab)
         # A face clearly lighter than the table around it stays a face however close
         # its colour (ivory on cream): the table's median lightness over a few tiles is
         # the table's own, not the faces'. The table's very colours (a checked cloth's
@@ -305,8 +306,8 @@ def _grown_into(mask: np.ndarray, faint: np.ndarray, lab: np.ndarray, face_lab: 
     return out
 
 
-def _with_shades(d: np.ndarray, lab: np.ndarray, centres: np.ndarray, where: np.ndarray
-                 ) -> np.ndarray:
+def _with_shades(d: np.ndarray, lab: np.ndarray, centres: np.ndarray, where: np.ndarray,
+                 face_lab: np.ndarray) -> np.ndarray:
     """Distance to the table's colours (``d``), the shades between two of them of one hue
     counted as the table's too, on the smooth pixels of ``where``.
 
@@ -316,7 +317,10 @@ def _with_shades(d: np.ndarray, lab: np.ndarray, centres: np.ndarray, where: np.
     a band of it joined a chow, which was then cut wrong (development scene 235),
     and light squares of a checked cloth became faces (scene 159). Only smooth
     pixels (no ink near) are judged so: the grey circles of an 8 dots, between the
-    levels of a grey table, are ink (benchmark scene 1009)."""
+    levels of a grey table, are ink (benchmark scene 1009); and only pixels nearer
+    the table's hue than the lightest faces' (``face_lab``): on a cream table, blank
+    faces in its shadow lie between its levels too, and a hand was split in two
+    (fresh scene 3022, generated to check this session's changes)."""
     pairs = [(a, b) for i, a in enumerate(centres) for b in centres[i + 1:]
              if np.hypot(*(a[1:] - b[1:])) <= SHADE_CHROMA]
     if not pairs:
@@ -324,11 +328,13 @@ def _with_shades(d: np.ndarray, lab: np.ndarray, centres: np.ndarray, where: np.
     sel = where & (d >= TABLE_NEAR)
     px = lab[sel]
     near = d[sel]
+    own = np.hypot(px[:, 1] - face_lab[1], px[:, 2] - face_lab[2])
     for a, b in pairs:
         lo, hi = sorted((float(a[0]), float(b[0])))
         hue = (a[1:] + b[1:]) / 2
         dl = 0.5 * np.maximum(0, np.maximum(lo - px[:, 0], px[:, 0] - hi))  # as in d
-        near = np.minimum(near, np.hypot(dl, np.hypot(px[:, 1] - hue[0], px[:, 2] - hue[1])))
+        dc = np.hypot(px[:, 1] - hue[0], px[:, 2] - hue[1])
+        near = np.where(dc < own, np.minimum(near, np.hypot(dl, dc)), near)
     shade = near < TABLE_NEAR
     if not shade.any():
         return d
@@ -460,8 +466,10 @@ def _blobs(mask: np.ndarray) -> list[np.ndarray]:
     if len(pieces) < 2:
         return kept
     # A lone face can be broken in pieces by its ink (a flower's stem from top to
-    # bottom), each a speck: pieces a little apart whose outline together (their
-    # hull: the ink between them is not in the mask) is a face's size are one face.
+    # bottom), each a speck: two or three pieces a little apart whose outline
+    # together (their hull: the ink between them is not in the mask) is a face's
+    # size are one face. (Not more: a checked cloth's squares, touching at their
+    # corners, are dozens of specks, and their hull is many faces.)
     drawn = np.zeros_like(mask)
     cv2.drawContours(drawn, pieces, -1, 255, -1)
     size = max(3, round(JOIN * face_h)) | 1
@@ -470,8 +478,8 @@ def _blobs(mask: np.ndarray) -> list[np.ndarray]:
     groups: dict[int, list[np.ndarray]] = {}
     for c in pieces:
         groups.setdefault(int(group[c[0, 0, 1], c[0, 0, 0]]), []).append(c)
-    hulls = [cv2.convexHull(np.concatenate(cs)) for cs in groups.values() if len(cs) >= 2]
-    return kept + [h for h in hulls if whole(h)]
+    hulls = [cv2.convexHull(np.concatenate(cs)) for cs in groups.values() if 2 <= len(cs) <= 3]
+    return kept + [h for h in hulls if whole(h) and cv2.contourArea(h) <= 1.5 * face_area]
 
 
 def _ink_bays_closed(contour: np.ndarray, lab: np.ndarray, table: np.ndarray) -> np.ndarray:
@@ -485,9 +493,10 @@ def _ink_bays_closed(contour: np.ndarray, lab: np.ndarray, table: np.ndarray) ->
     convex, and so is a row of them: the run's convex hull closes such bays.
     But a hull also spans what lies beside a run, so only what looks like ink
     is added: not of the table's colours, in a bay under :data:`INK_BAY` of a
-    face, running across the run rather than along it (the tiles' bases and
-    lit sides step in and out along a run's long edges), and not darker than
-    half the run (a face-down tile's back beside a kong)."""
+    face (a face-down tile's back beside a kong, on a table of nearly its
+    colour, is larger: fresh scene 3102), running across the run rather than
+    along it (the tiles' bases and lit sides step in and out along a run's long
+    edges), and not darker than half the run."""
     hull = cv2.convexHull(contour)
     x, y, w, h = cv2.boundingRect(hull)
     blob = np.zeros((h, w), np.uint8)
