@@ -190,6 +190,18 @@ def test_a_row_is_cut_into_even_faces_not_at_its_ink(monkeypatch: pytest.MonkeyP
     assert uneven != list(range(0, 321, 40)) and max(np.diff(uneven)) > 48
 
 
+def test_a_turned_tile_in_a_steep_photo_is_cut_at_its_own_width() -> None:
+    """A turned face is 4:3 of an upright one wide whatever the tilt; priced at the
+    row's height instead (right only from straight above), a chow's turned 7 dots in
+    this 37-degree photo (benchmark scene 1012) was cut at the next tile's dots."""
+    scene = generate_scene(1012, size=(2448, 3264))
+    seg = segment(scene.image)
+    m = match_outlines([q.corners for q in seg.quads], [np.array(t.outline) for t in scene.tiles])
+    assert m.recall == 1.0 and m.precision == 1.0
+    turned = [t for t in scene.tiles if t.sideways]
+    assert turned and all(seg.quads[i].sideways for i, j in m.pairs if scene.tiles[j].sideways)
+
+
 def test_a_meld_keeps_its_turned_tile_wide() -> None:
     """Short runs are melds: a turned tile there is wider by right, not uneven."""
     strength = np.zeros(141)

@@ -1154,8 +1154,12 @@ def _cut_rows(m: np.ndarray, g: np.ndarray, rows: list[tuple[int, int]], pitch_x
         if shared is not None:
             band_s = sn = np.clip(OWN_COLUMNS * sn + (1 - OWN_COLUMNS) * shared, 0, 1)
         row_h = rb - ra
+        # A turned face is as wide as an upright one is long: 4:3 of the upright width
+        # whatever the tilt, which shortens heights, not widths (the row's height is
+        # that only from straight above: a turned 7 dots in a 37-degree photo was cut
+        # at the next tile's dots, benchmark scene 1012).
         cuts = _best_division(band_s, sn, bx0, bx1, pitch_x, wide,
-                              row_h if wide is not None else 0.0, open_ends)
+                              pitch_x / FACE_ASPECT if wide is not None else 0.0, open_ends)
         band_m = m[ra:rb]
         for a, b in itertools.pairwise(cuts):
             if b - a < MIN_TILE_PX * 0.7:
