@@ -326,14 +326,16 @@ def _with_shades(d: np.ndarray, lab: np.ndarray, centres: np.ndarray, where: np.
     if not pairs:
         return d
     sel = where & (d >= TABLE_NEAR)
+    if not sel.any():
+        return d
     px = lab[sel]
     near = d[sel]
-    own = np.hypot(px[:, 1] - face_lab[1], px[:, 2] - face_lab[2])
+    hue_only = (0.0, 1.0, 1.0)
+    own = _table_distance(px[None], face_lab[None, :], hue_only)[0]
     for a, b in pairs:
         lo, hi = sorted((float(a[0]), float(b[0])))
-        hue = (a[1:] + b[1:]) / 2
         dl = 0.5 * np.maximum(0, np.maximum(lo - px[:, 0], px[:, 0] - hi))  # as in d
-        dc = np.hypot(px[:, 1] - hue[0], px[:, 2] - hue[1])
+        dc = _table_distance(px[None], ((a + b) / 2)[None, :], hue_only)[0]
         near = np.where(dc < own, np.minimum(near, np.hypot(dl, dc)), near)
     shade = near < TABLE_NEAR
     if not shade.any():
