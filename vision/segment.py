@@ -85,6 +85,11 @@ SHADE_CHROMA = 6.0
 SMOOTH_STD = 5.0
 """Spread of lightness (Lab L, standard deviation over 7 x 7 pixels) under which a pixel
 has no ink near it."""
+SHADOW_AREA = 0.002
+"""Least area of a patch of shadowed table (share of the photo's pixels) that
+:func:`_in_shadow` takes out of the mask: a shadow beside a hand spans tiles, while
+the thin dark edges at a tile's foot are the tile's, and taking them out moved the
+cuts of a whole hand (small scene 2029)."""
 INK_BAY = 0.2
 """A bay of a run's outline smaller than this share of a face may be ink at a face's edge."""
 JOIN = 0.12
@@ -241,6 +246,7 @@ def _face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         # light squares in a bright corner) stay table.
         drop = (d < TABLE_NEAR) & (d < d_face)
         table_level = _table_median(white, k)
+        drop |= _in_shadow(lab, white, table_level, centres, face_lab, (mask > 0) & ~drop)
         above = white >= table_level + LIGHTER
         if glare:
             # Where the table is as light as faces, standing out from its darkest part
@@ -348,6 +354,42 @@ def _with_shades(d: np.ndarray, lab: np.ndarray, centres: np.ndarray, where: np.
     smooth = spread[ys - y0, xs - x0] < SMOOTH_STD ** 2
     out = d.copy()
     out[ys[smooth], xs[smooth]] = near[shade][smooth]
+    return out
+
+
+def _in_shadow(lab: np.ndarray, white: np.ndarray, table_level: np.ndarray,
+               centres: np.ndarray, face_lab: np.ndarray, where: np.ndarray) -> np.ndarray:
+    """The pixels of ``where`` that are the table in a shadow: darker than the table
+    around them, of one of its colours' hue (lightness left out), nearer it than the
+    faces' hue.
+
+    A shadow darkens the table below every colour k-means learnt at the lit border,
+    and the table beside a hand, darker than its lit parts but lighter than the
+    shadow's darkest part, stood out from that darkest part as faces do: a halo of
+    it joined every row of a hand into one run (fresh scene 4013, 16 tiles lost).
+    Faces are lighter than the table around them, shadow or not."""
+    out = np.zeros_like(where)
+    x, y, w, h = cv2.boundingRect(where.astype(np.uint8))
+    if w == 0 or len(centres) == 0:
+        return out
+    box = (slice(max(0, y - 2), y + h + 2), slice(max(0, x - 2), x + w + 2))
+    # (judged over 5x5 areas: sensor noise averaged)
+    near = cv2.dilate(where[box].astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    sel = near & (cv2.blur(white[box], (5, 5)) < table_level[box])
+    if not sel.any():
+        return out
+    px = cv2.blur(lab[box], (5, 5))[sel][None]
+    hue_only = (0.0, 1.0, 1.0)
+    to_table = _table_distance(px, centres, hue_only)[0]
+    to_face = _table_distance(px, face_lab[None, :], hue_only)[0]
+    shadow = np.zeros(sel.shape, np.uint8)
+    shadow[sel] = (to_table < SHADE_CHROMA) & (to_table < to_face)
+    # (areas only: a face's edge blends with the table into a line of its hue)
+    opened = cv2.morphologyEx(shadow, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    _, parts, stats, _ = cv2.connectedComponentsWithStats(opened)
+    wide = stats[:, cv2.CC_STAT_AREA] >= SHADOW_AREA * where.size
+    wide[0] = False
+    out[box] = where[box] & wide[parts]
     return out
 
 
