@@ -266,7 +266,7 @@ def _face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         # in a hand's shadow on grey paper) still differs in hue from the table right
         # around it, whose colour over a few tiles is steady. The step must stand well
         # above the table's own (its texture, a cloth's checks, its drawn lines).
-        step = _hue_step(lab, _local_table_colour(lab, k))
+        step = _hue_step(lab, _local_table_colour(lab, k, (mask > 0) & ~drop))
         own = float(np.percentile(step[ring_idx][table_px], 99))
         hue = (drop & (step >= max(HUE_STEP, 2 * own))).astype(np.uint8)
         # (areas only: the thin coloured rims at a tile's edges are not faces)
@@ -437,13 +437,30 @@ def _table_median(white: np.ndarray, k: int) -> np.ndarray:
     return out
 
 
-def _local_table_colour(lab: np.ndarray, k: int) -> np.ndarray:
-    """The table's median colour (Lab a, b) over ~6 tiles around each pixel: wide enough
-    that tiles stay the minority even between two rows (on an eighth-size copy: the
-    median is slow). Shape (H, W, 2)."""
+def _local_table_colour(lab: np.ndarray, k: int, faces: np.ndarray) -> np.ndarray:
+    """The table's median colour (Lab a, b) over ~6 tiles around each pixel (on an
+    eighth-size copy: the median is slow). Shape (H, W, 2).
+
+    The ``faces`` (pixels standing out, not of the table's colours) are left out:
+    each place they cover takes the colour of the table just around them. Between
+    two rows of a hand faces are most of six tiles, and the median was then the
+    faces' colour, so that the table in the gap between two melds differed from
+    it in hue, was taken for faces and joined the rows (fresh scene 5028, 14
+    tiles lost)."""
     h, w = lab.shape[:2]
-    small = cv2.resize(lab[..., 1:], (max(1, w // 8), max(1, h // 8)),
-                       interpolation=cv2.INTER_AREA).round().astype(np.uint8)
+    sw, sh = max(1, w // 8), max(1, h // 8)
+    table = cv2.resize((~faces).astype(np.float32), (sw, sh), interpolation=cv2.INTER_AREA)
+    ab = cv2.resize(lab[..., 1:] * (~faces)[..., None], (sw, sh), interpolation=cv2.INTER_AREA)
+    # each cell's table colour: its own table pixels' mean where they are most of it,
+    # else the mean of the table pixels around it (else, with none near, its own)
+    near = max(3, (k // 8) | 1)
+    weight = cv2.blur(table, (near, near))[..., None]
+    spread = cv2.blur(ab, (near, near)) / np.maximum(weight, 1e-6)
+    own = table[..., None]
+    filled = np.where(own > 0.5, ab / np.maximum(own, 1e-6), spread)
+    filled = np.where(weight > 1e-6, filled, cv2.resize(lab[..., 1:], (sw, sh),
+                                                         interpolation=cv2.INTER_AREA))
+    small = filled.round().clip(0, 255).astype(np.uint8)
     size = max(3, min(small.shape[0] - 1, small.shape[1] - 1, (3 * k) // 4) | 1)
     med = [cv2.medianBlur(np.ascontiguousarray(small[..., c]), size)
            if min(small.shape[:2]) > 3 else small[..., c] for c in (0, 1)]
@@ -1477,7 +1494,12 @@ def _face_size(readings: list[_Reading]) -> _FaceSize | None:
     when such runs lie at different depths the size follows the row in the photo
     (their heights' log fitted on their rows); the runs' heights are right even
     when a run is cut at the wrong pitch, but not when it is cut across its
-    height, so such faces (:data:`SIZE_OUTLIER`) are left out of that fit."""
+    height, so such faces (:data:`SIZE_OUTLIER`) are left out of that fit.
+
+    The median face is that of the rows whose cuts found seams (score above 0)
+    when they have three faces: a run read at a wrong pitch (7 narrow faces for 5,
+    no seam at its cuts, development scene 161) outvoted two melds read right,
+    and every short run was then cut at its narrow aspect."""
     def faces_of(runs: list[_Reading]) -> list[tuple[float, float, float]]:
         return [(w, h, y) for r in runs if len(r.cut) >= 3
                 for (w, h, sw), y in zip(r.sizes(), r.depths(), strict=True) if not sw]
@@ -1491,7 +1513,8 @@ def _face_size(readings: list[_Reading]) -> _FaceSize | None:
         faces = faces_of(readings)
     if len(faces) < 3:
         return None
-    w, h, row = np.median(np.array(faces), axis=0)
+    sure = faces_of([r for r in readings if r.lines == 1 and r.score > 0])
+    w, h, row = np.median(np.array(sure if len(sure) >= 3 else faces), axis=0)
     aspect = float(np.clip(w / h, 0.5, 1.4))
     near = np.array([f for f in faces if abs(np.log(f[1] / h)) < SIZE_OUTLIER])
     shrink = 0.0
@@ -1624,8 +1647,9 @@ def _wide(corners: np.ndarray) -> float:
 
 def _strip_aspect(readings: list[_Reading]) -> float | None:
     """Width / height of the upright faces of the photo's long runs, in their upright
-    strips (a steep photo foreshortens them well past :data:`FACE_ASPECT`)."""
-    ratios = [_wide(c) for r in readings if len(r.cut) >= 6 and r.lines == 1
+    strips (a steep photo foreshortens them well past :data:`FACE_ASPECT`); only runs
+    whose cuts found seams (score above 0) tell it (see :func:`_face_size`)."""
+    ratios = [_wide(c) for r in readings if len(r.cut) >= 6 and r.lines == 1 and r.score > 0
               for c, _, sw in r.cut if not sw]
     if len(ratios) < 6:
         return None
