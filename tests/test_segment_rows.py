@@ -84,3 +84,27 @@ def test_melds_behind_the_hand_are_judged_at_their_own_depth() -> None:
     bonus = [t for t in scene.tiles if t.kind == "bonus"]
     found = {j for _, j in m.pairs}
     assert len(bonus) == 2 and all(scene.tiles.index(t) in found for t in bonus)
+
+
+@pytest.mark.parametrize(("seed", "size"), [(2023, (1000, 750)), (2013, (1000, 750))])
+def test_faces_under_falling_light_keep_their_darker_end(seed: int, size: tuple[int, int]) -> None:
+    """Light falling across a face darkens its far end smoothly; the rows there were
+    cut away as the tile's lit side (a step below the faces' brightness), and the
+    faces left were cut in halves (before: 5 missed and 4 extra, 2 and 4)."""
+    scene = generate_scene(seed, size=size)
+    quads = segment(scene.image).quads
+    m = match_outlines([q.corners for q in quads], [np.array(t.outline) for t in scene.tiles])
+    assert (m.missed, m.extra) == (0, 0)
+
+
+def test_only_a_step_in_brightness_is_a_tiles_side() -> None:
+    from vision.segment import _trim_sides
+
+    mask = np.full((60, 200), 255, np.uint8)
+    gray = np.zeros(mask.shape, np.uint8)
+    gray[:, :] = np.linspace(160, 210, 60)[:, None]  # light falling across the faces
+    assert (_trim_sides(gray, mask) == mask).all()
+    gray[:, :] = 210
+    gray[48:] = 170  # the tiles' lit side below the faces: a step
+    out = _trim_sides(gray, mask)
+    assert (out[:48] > 0).all() and not (out[48:] > 0).any()

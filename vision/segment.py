@@ -86,6 +86,10 @@ SMOOTH_STD = 5.0
 """Spread of lightness (Lab L, standard deviation over 7 x 7 pixels) under which a pixel
 has no ink near it."""
 SHADOW_AREA = 0.002
+SHADOW_THICK = 0.01
+"""... and least mean thickness (its area over its length, as a share of the photo's
+long side): a long thin band of shadow along the far edge of a row is the row's
+edge, and taking it out moved the row's cuts (fresh-3 scene 6139, 6 tiles)."""
 """Least area of a patch of shadowed table (share of the photo's pixels) that
 :func:`_in_shadow` takes out of the mask: a shadow beside a hand spans tiles, while
 the thin dark edges at a tile's foot are the tile's, and taking them out moved the
@@ -95,6 +99,9 @@ INK_BAY = 0.2
 JOIN = 0.12
 """Specks this close (a share of a face's height) may be pieces of one face split by ink."""
 SIZE_OUTLIER = 0.5
+SIDE_STEP = 0.06
+"""Least fall of brightness (share of the faces') within 4 rows of a run's edge that
+marks the tiles' lit side there; a smooth fall is light falling across the faces."""
 """A face whose height is this far (log units) from the photo's median is a miscut one,
 left out of the fit of the size on the depth (a 34° photo's far faces: 0.4)."""
 SLIVER = 0.7
@@ -367,7 +374,8 @@ def _in_shadow(lab: np.ndarray, white: np.ndarray, table_level: np.ndarray,
     and the table beside a hand, darker than its lit parts but lighter than the
     shadow's darkest part, stood out from that darkest part as faces do: a halo of
     it joined every row of a hand into one run (fresh scene 4013, 16 tiles lost).
-    Faces are lighter than the table around them, shadow or not."""
+    Faces are lighter than the table around them, shadow or not. Only wide patches
+    count (:data:`SHADOW_AREA`, :data:`SHADOW_THICK`)."""
     out = np.zeros_like(where)
     x, y, w, h = cv2.boundingRect(where.astype(np.uint8))
     if w == 0 or len(centres) == 0:
@@ -387,7 +395,9 @@ def _in_shadow(lab: np.ndarray, white: np.ndarray, table_level: np.ndarray,
     # (areas only: a face's edge blends with the table into a line of its hue)
     opened = cv2.morphologyEx(shadow, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
     _, parts, stats, _ = cv2.connectedComponentsWithStats(opened)
-    wide = stats[:, cv2.CC_STAT_AREA] >= SHADOW_AREA * where.size
+    area = stats[:, cv2.CC_STAT_AREA]
+    length = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
+    wide = (area >= SHADOW_AREA * where.size) & (area >= SHADOW_THICK * max(where.shape) * length)
     wide[0] = False
     out[box] = where[box] & wide[parts]
     return out
@@ -1062,7 +1072,9 @@ def _trim_sides(gray: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """Drop the rows above and below the faces that are the tiles' lit sides.
 
     The side of a tile is as pale as its face but in its shade, so along the
-    row's length its brightness stays a step below the faces' brightness.
+    row's length its brightness stays a step below the faces' brightness. A step,
+    not a level: light falling across the faces darkens their far end as much,
+    smoothly (:data:`SIDE_STEP`).
     """
     inside = mask > 0
     ceiling = masked_percentile(gray.T, inside.T, SEAM_PERCENTILE)  # ink leaves gaps
@@ -1072,8 +1084,12 @@ def _trim_sides(gray: np.ndarray, mask: np.ndarray) -> np.ndarray:
     if rows.size == 0:
         return mask
     out = mask.copy()
-    out[: rows[0]] = 0
-    out[rows[-1] + 1:] = 0
+    first, last = np.nonzero(cover > 0)[0][[0, -1]]
+    step = SIDE_STEP * ceiling.max()
+    if ceiling[rows[0]] - ceiling[max(first, rows[0] - 4)] >= step:
+        out[: rows[0]] = 0
+    if ceiling[rows[-1]] - ceiling[min(last, rows[-1] + 4)] >= step:
+        out[rows[-1] + 1:] = 0
     return out
 
 
@@ -1501,7 +1517,9 @@ def _face_size(readings: list[_Reading]) -> _FaceSize | None:
     no seam at its cuts) outvoted two melds read right, and every short run was
     then cut at its narrow aspect (seen in development scene 161 as a change of
     its mask left it; fresh scene 4021 read whole with this, 7 tiles and 15 extra
-    outlines before)."""
+    outlines before). The hand's aspect (:func:`_strip_aspect`) still comes from
+    every long run: the long run of a 42° photo has faint seams and a score under
+    0, and its melds were then cut at the upright aspect."""
     def faces_of(runs: list[_Reading]) -> list[tuple[float, float, float]]:
         return [(w, h, y) for r in runs if len(r.cut) >= 3
                 for (w, h, sw), y in zip(r.sizes(), r.depths(), strict=True) if not sw]
@@ -1649,9 +1667,8 @@ def _wide(corners: np.ndarray) -> float:
 
 def _strip_aspect(readings: list[_Reading]) -> float | None:
     """Width / height of the upright faces of the photo's long runs, in their upright
-    strips (a steep photo foreshortens them well past :data:`FACE_ASPECT`); only runs
-    whose cuts found seams (score above 0) tell it (see :func:`_face_size`)."""
-    ratios = [_wide(c) for r in readings if len(r.cut) >= 6 and r.lines == 1 and r.score > 0
+    strips (a steep photo foreshortens them well past :data:`FACE_ASPECT`)."""
+    ratios = [_wide(c) for r in readings if len(r.cut) >= 6 and r.lines == 1
               for c, _, sw in r.cut if not sw]
     if len(ratios) < 6:
         return None
