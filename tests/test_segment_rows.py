@@ -108,3 +108,14 @@ def test_only_a_step_in_brightness_is_a_tiles_side() -> None:
     gray[48:] = 170  # the tiles' lit side below the faces: a step
     out = _trim_sides(gray, mask)
     assert (out[:48] > 0).all() and not (out[48:] > 0).any()
+
+
+def test_a_meld_read_as_a_grid_of_its_dots_is_cut_again_at_the_faces_pitch() -> None:
+    """A chow of dots whose circles repeat like a grid of tiny faces was read as that
+    grid (and so not cut again at the photo's face pitch, which only runs of five
+    cells or fewer were): 3 tiles missed before. A run whose best reading is far
+    from the photo's face size (:data:`vision.segment.MISFIT`) is cut again too."""
+    scene = generate_scene(3095, size=(2000, 1500))
+    quads = segment(scene.image).quads
+    m = match_outlines([q.corners for q in quads], [np.array(t.outline) for t in scene.tiles])
+    assert (m.missed, m.extra) == (0, 0)

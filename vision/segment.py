@@ -99,6 +99,10 @@ INK_BAY = 0.2
 JOIN = 0.12
 """Specks this close (a share of a face's height) may be pieces of one face split by ink."""
 SIZE_OUTLIER = 0.5
+MISFIT = 1.0
+"""A run whose best reading is this far from the photo's face size (:func:`_size_penalty`)
+is cut again at the face's pitch, however many cells that reading has: a chow of
+dots read as the grid of its circles (36 cells) was otherwise left so, and lost."""
 SIDE_STEP = 0.06
 """Least fall of brightness (share of the faces') within 4 rows of a run's edge that
 marks the tiles' lit side there; a smooth fall is light falling across the faces."""
@@ -1712,10 +1716,12 @@ def segment(image: np.ndarray, *, work_side: int = WORK_SIDE) -> Segmentation:
     aspect = _strip_aspect(best_readings)
     for bi, (readings, inside, src) in enumerate(blobs):
         own = aspect if aspect is not None else face.aspect if face is not None else None
-        if own is not None and len(best_readings[bi].cut) <= 5:
+        if own is not None and (len(best_readings[bi].cut) <= 5
+                                or _size_penalty(best_readings[bi], face) > MISFIT):
             # a short run (a meld) has too few seams to find its own pitch: cut it
             # again with the faces' aspect the hand shows in this photo, and at that
-            # face's pitch (the photo's face size then judges the readings)
+            # face's pitch (the photo's face size then judges the readings); so is
+            # a run read as cells far from the photo's face (:data:`MISFIT`)
             if aspect is not None:
                 readings = _readings(src, inside, aspect)
             readings = readings + _readings(src, inside, own, True)
