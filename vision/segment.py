@@ -370,16 +370,18 @@ def _with_shades(d: np.ndarray, lab: np.ndarray, centres: np.ndarray, where: np.
 
 def _in_shadow(lab: np.ndarray, white: np.ndarray, table_level: np.ndarray,
                centres: np.ndarray, face_lab: np.ndarray, where: np.ndarray) -> np.ndarray:
-    """The pixels of ``where`` that are the table in a shadow: darker than the table
-    around them, of one of its colours' hue (lightness left out), nearer it than the
-    faces' hue.
+    """The pixels of ``where`` that are the table in a shadow or a light: no lighter
+    than the table's median around them by :data:`FAINTER`, of one of its colours'
+    hue (lightness left out), nearer it than the faces' hue.
 
     A shadow darkens the table below every colour k-means learnt at the lit border,
     and the table beside a hand, darker than its lit parts but lighter than the
     shadow's darkest part, stood out from that darkest part as faces do: a halo of
     it joined every row of a hand into one run (fresh scene 4013, 16 tiles lost).
-    Faces are lighter than the table around them, shadow or not. Only wide patches
-    count (:data:`SHADOW_AREA`, :data:`SHADOW_THICK`)."""
+    Light falling on the table lifts it above those colours the same way (small
+    scene 2003: 7 outlines on a lit patch). Faces are lighter than the table
+    around them, shadow or not. Only wide patches count (:data:`SHADOW_AREA`,
+    :data:`SHADOW_THICK`)."""
     out = np.zeros_like(where)
     x, y, w, h = cv2.boundingRect(where.astype(np.uint8))
     if w == 0 or len(centres) == 0:
@@ -387,7 +389,7 @@ def _in_shadow(lab: np.ndarray, white: np.ndarray, table_level: np.ndarray,
     box = (slice(max(0, y - 2), y + h + 2), slice(max(0, x - 2), x + w + 2))
     # (judged over 5x5 areas: sensor noise averaged)
     near = cv2.dilate(where[box].astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
-    sel = near & (cv2.blur(white[box], (5, 5)) < table_level[box])
+    sel = near & (cv2.blur(white[box], (5, 5)) < table_level[box] + FAINTER)
     if not sel.any():
         return out
     px = cv2.blur(lab[box], (5, 5))[sel][None]
