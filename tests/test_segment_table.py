@@ -161,7 +161,7 @@ def test_the_table_in_a_shadow_or_a_light_beside_a_hand_is_not_a_face(
 
 
 def test_only_wide_patches_no_lighter_than_the_table_with_its_hue_are_table() -> None:
-    from vision.segment import _in_shadow
+    from vision.segment import _table_in_shadow_or_light
 
     lab = np.zeros((800, 1000, 3), np.float32)
     lab[...] = (230, 120, 146)  # a cream table, lit far above its median around
@@ -174,7 +174,8 @@ def test_only_wide_patches_no_lighter_than_the_table_with_its_hue_are_table() ->
     table_level = np.full(white.shape, 190, np.int16)
     centres = np.array([[200, 120, 146], [215, 119, 146]], np.float32)
     face = np.array([226, 125, 131], np.float32)
-    out = _in_shadow(lab, white, table_level, centres, face, np.ones(white.shape, bool))
+    out = _table_in_shadow_or_light(lab, white, table_level, centres, face,
+                                    np.ones(white.shape, bool))
     assert out[20:180, 20:380].all()  # the table in the shadow
     assert out[20:780, 420:580].all()  # the table lit a little
     assert not out[203:357, 123:237].any()  # the face

@@ -86,14 +86,14 @@ SMOOTH_STD = 5.0
 """Spread of lightness (Lab L, standard deviation over 7 x 7 pixels) under which a pixel
 has no ink near it."""
 SHADOW_AREA = 0.002
+"""Least area of a patch of shaded or lit table (share of the photo's pixels) that
+:func:`_table_in_shadow_or_light` takes out of the mask: a shadow beside a hand spans
+tiles, while the thin dark edges at a tile's foot are the tile's, and taking them out
+moved the cuts of a whole hand (small scene 2029)."""
 SHADOW_THICK = 0.01
 """... and least mean thickness (its area over its length, as a share of the photo's
 long side): a long thin band of shadow along the far edge of a row is the row's
 edge, and taking it out moved the row's cuts (fresh-3 scene 6139, 6 tiles)."""
-"""Least area of a patch of shadowed table (share of the photo's pixels) that
-:func:`_in_shadow` takes out of the mask: a shadow beside a hand spans tiles, while
-the thin dark edges at a tile's foot are the tile's, and taking them out moved the
-cuts of a whole hand (small scene 2029)."""
 INK_BAY = 0.2
 """A bay of a run's outline smaller than this share of a face may be ink at a face's edge."""
 JOIN = 0.12
@@ -257,7 +257,8 @@ def _face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         # light squares in a bright corner) stay table.
         drop = (d < TABLE_NEAR) & (d < d_face)
         table_level = _table_median(white, k)
-        drop |= _in_shadow(lab, white, table_level, centres, face_lab, (mask > 0) & ~drop)
+        drop |= _table_in_shadow_or_light(lab, white, table_level, centres, face_lab,
+                                          (mask > 0) & ~drop)
         above = white >= table_level + LIGHTER
         if glare:
             # Where the table is as light as faces, standing out from its darkest part
@@ -368,8 +369,9 @@ def _with_shades(d: np.ndarray, lab: np.ndarray, centres: np.ndarray, where: np.
     return out
 
 
-def _in_shadow(lab: np.ndarray, white: np.ndarray, table_level: np.ndarray,
-               centres: np.ndarray, face_lab: np.ndarray, where: np.ndarray) -> np.ndarray:
+def _table_in_shadow_or_light(lab: np.ndarray, white: np.ndarray, table_level: np.ndarray,
+                              centres: np.ndarray, face_lab: np.ndarray, where: np.ndarray
+                              ) -> np.ndarray:
     """The pixels of ``where`` that are the table in a shadow or a light: no lighter
     than the table's median around them by :data:`FAINTER`, of one of its colours'
     hue (lightness left out), nearer it than the faces' hue.
