@@ -1524,8 +1524,8 @@ def _face_size(readings: list[_Reading]) -> _FaceSize | None:
     when they have three faces: a run read at a wrong pitch (7 narrow faces for 5,
     no seam at its cuts) outvoted two melds read right, and every short run was
     then cut at its narrow aspect (seen in development scene 161 as a change of
-    its mask left it; fresh scene 4021 read whole with this, 7 tiles and 15 extra
-    outlines before). The hand's aspect (:func:`_strip_aspect`) still comes from
+    its mask left it; fresh scene 4021: 1 tile missed with this, 7 missed and 15
+    extra outlines before). The hand's aspect (:func:`_strip_aspect`) still comes from
     every long run: the long run of a 42° photo has faint seams and a score under
     0, and its melds were then cut at the upright aspect."""
     def faces_of(runs: list[_Reading]) -> list[tuple[float, float, float]]:
