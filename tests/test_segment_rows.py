@@ -119,3 +119,17 @@ def test_a_meld_read_as_a_grid_of_its_dots_is_cut_again_at_the_faces_pitch() -> 
     quads = segment(scene.image).quads
     m = match_outlines([q.corners for q in quads], [np.array(t.outline) for t in scene.tiles])
     assert (m.missed, m.extra) == (0, 0)
+
+
+@pytest.mark.parametrize(("seed", "size"), [(4076, (2000, 1500)), (3017, (2000, 1500)),
+                                            (2135, (1000, 750))])
+def test_short_runs_are_also_cut_at_the_photos_face_width(seed: int, size: tuple[int, int]
+                                                          ) -> None:
+    """A bonus pair (4076) whose strip kept the tiles' pale sides was taller than its
+    faces, and cut at the face's aspect x that height it was one cell: 2 tiles
+    missed and 1 extra before (3017: 2 and 3; 2135: 1 and 2). Short runs are also
+    cut at the width of the photo's face at their depth."""
+    scene = generate_scene(seed, size=size)
+    quads = segment(scene.image).quads
+    m = match_outlines([q.corners for q in quads], [np.array(t.outline) for t in scene.tiles])
+    assert (m.missed, m.extra) == (0, 0)

@@ -1106,14 +1106,15 @@ def _trim_sides(gray: np.ndarray, mask: np.ndarray) -> np.ndarray:
 
 
 def _cut_strip(strip: _Strip, open_ends: bool = False, aspect: float = FACE_ASPECT,
-               at_aspect: bool = False) -> tuple[list[tuple[np.ndarray, int, bool]], float]:
+               at_aspect: bool = False, pitch: float | None = None
+               ) -> tuple[list[tuple[np.ndarray, int, bool]], float]:
     """Quads (strip pixels) of one upright blob, with a score of how tile-like they are.
 
     Two readings are tried when the seams allow both: one row of faces, and a
     grid of rows (a set laid out for a product photo); the one whose cuts sit
     on the stronger seams wins. ``at_aspect``: one row only, at the pitch of the
-    photo's face (``aspect`` x the row's height), not the seams' period (see
-    :func:`_readings`).
+    photo's face (``aspect`` x the row's height, or ``pitch`` strip pixels when
+    given), not the seams' period (see :func:`_readings`).
     """
     m, g = strip.mask, strip.gray
     m = _trim_sides(g, m)
@@ -1132,7 +1133,7 @@ def _cut_strip(strip: _Strip, open_ends: bool = False, aspect: float = FACE_ASPE
                              aspect * height)
     assert pitch_x is not None
     if at_aspect:
-        pitch_x = aspect * height
+        pitch_x = aspect * height if pitch is None else pitch
     # the run's ends: columns at least half a face high (not a tile's pale side or back)
     rx0, rx1 = _extent((m.sum(axis=0) >= 0.45 * 255 * height)[None, :], 0)
     pitch_x = _row_pitch(col_s, rx0, rx1, height, aspect, pitch_x)
@@ -1525,13 +1526,16 @@ def _face_size(readings: list[_Reading]) -> _FaceSize | None:
     height, so such faces (:data:`SIZE_OUTLIER`) are left out of that fit.
 
     The median face is that of the rows whose cuts found seams (score above 0)
-    when they have three faces: a run read at a wrong pitch (7 narrow faces for 5,
-    no seam at its cuts) outvoted two melds read right, and every short run was
-    then cut at its narrow aspect (seen in development scene 161 as a change of
-    its mask left it; fresh scene 4021: 1 tile missed with this, 7 missed and 15
-    extra outlines before). The hand's aspect (:func:`_strip_aspect`) still comes from
-    every long run: the long run of a 42° photo has faint seams and a score under
-    0, and its melds were then cut at the upright aspect."""
+    when they have three faces and a quarter of all: a run read at a wrong pitch
+    (7 narrow faces for 5, no seam at its cuts) outvoted two melds read right,
+    and every short run was then cut at its narrow aspect (seen in development
+    scene 161 as a change of its mask left it; fresh scene 4021: 1 tile missed
+    with this, 7 missed and 15 extra outlines before). Not fewer: in a 42° photo
+    whose long run has faint seams (a score under 0), three cells of a meld cut
+    wrong were the only faces with seams (3 of 14), and a bonus tile was cut in
+    two at their width. The hand's aspect (:func:`_strip_aspect`) still comes
+    from every long run: with only the runs with seams, that photo's melds were
+    cut at the upright aspect."""
     def faces_of(runs: list[_Reading]) -> list[tuple[float, float, float]]:
         return [(w, h, y) for r in runs if len(r.cut) >= 3
                 for (w, h, sw), y in zip(r.sizes(), r.depths(), strict=True) if not sw]
@@ -1546,7 +1550,8 @@ def _face_size(readings: list[_Reading]) -> _FaceSize | None:
     if len(faces) < 3:
         return None
     sure = faces_of([r for r in readings if r.lines == 1 and r.score > 0])
-    w, h, row = np.median(np.array(sure if len(sure) >= 3 else faces), axis=0)
+    w, h, row = np.median(np.array(sure if len(sure) >= max(3, len(faces) / 4) else faces),
+                          axis=0)
     aspect = float(np.clip(w / h, 0.5, 1.4))
     near = np.array([f for f in faces if abs(np.log(f[1] / h)) < SIZE_OUTLIER])
     shrink = 0.0
@@ -1653,23 +1658,36 @@ class _Source:
     back: np.ndarray
 
 
-def _readings(src: _Source, inside: bool, aspect: float, at_aspect: bool = False
-              ) -> list[_Reading]:
+def _readings(src: _Source, inside: bool, aspect: float, at_aspect: bool = False,
+              face_width: float | None = None) -> list[_Reading]:
     """The blob cut along its long axis, and across it unless that is plainly a row.
 
     ``at_aspect``: cut at the pitch of the photo's own face instead of the seams'
     period. Two or three faces have too few seams to show a period, and ink drawn
     in columns (a flower's stems, a bamboo tile's sticks) repeats at a third of a
-    face: a bonus pair was cut into three cells, then merged into one tile."""
+    face: a bonus pair was cut into three cells, then merged into one tile. That
+    pitch is ``aspect`` x the strip's height, or ``face_width`` (working pixels)
+    when given: a strip that keeps the tiles' sides is taller than the faces, and
+    a bonus pair at aspect x its height was one cell."""
     out = []
     for transpose in (False, True):
         strip = _upright_strip(src.gray, src.mask, src.contour, transpose, refine=inside)
-        cut, score = _cut_strip(strip, open_ends=not inside, aspect=aspect, at_aspect=at_aspect)
-        out.append(_Reading(cut, score, _Strip(strip.gray, strip.mask,
-                                               src.back @ strip.to_image)))
+        to_image = src.back @ strip.to_image
+        pitch = None if face_width is None else face_width / _strip_scale(strip, to_image)
+        cut, score = _cut_strip(strip, open_ends=not inside, aspect=aspect,
+                                at_aspect=at_aspect or pitch is not None, pitch=pitch)
+        out.append(_Reading(cut, score, _Strip(strip.gray, strip.mask, to_image)))
         if len({line for _, line, _ in cut}) == 1 and len(cut) >= 4:
             break  # one row along the blob's long axis: the usual hand, no doubt left
     return out
+
+
+def _strip_scale(strip: _Strip, to_image: np.ndarray) -> float:
+    """Working pixels per strip pixel along the strip's rows, at its centre."""
+    h, w = strip.mask.shape
+    pts = np.array([[w / 2, h / 2, 1.0], [w / 2 + 1, h / 2, 1.0]]) @ to_image.T
+    xy = pts[:, :2] / pts[:, 2:3]
+    return max(float(np.linalg.norm(xy[1] - xy[0])), 1e-6)
 
 
 def _wide(corners: np.ndarray) -> float:
@@ -1706,6 +1724,7 @@ def segment(image: np.ndarray, *, work_side: int = WORK_SIDE) -> Segmentation:
     lab = cv2.cvtColor(small, cv2.COLOR_RGB2LAB).astype(np.float32)
     quads: list[TileQuad] = []
     blobs: list[tuple[list[_Reading], bool, _Source]] = []
+    depths: list[float] = []  # each blob's centre row (working pixels)
     for contour in _blobs(mask):
         contour = _ink_bays_closed(contour, lab, table)
         blob_mask = np.zeros_like(mask)
@@ -1719,6 +1738,7 @@ def segment(image: np.ndarray, *, work_side: int = WORK_SIDE) -> Segmentation:
         if detail > 1.2:  # small faces: cut them on a sharper copy of their region
             src = _Source(*_sharper(image, contour, scale, detail, inside))
         blobs.append((_readings(src, inside, FACE_ASPECT), inside, src))
+        depths.append(y + bh / 2)
     best_readings = [max(r, key=lambda x: x.score) for r, _, _ in blobs]
     face = _face_size(best_readings)
     aspect = _strip_aspect(best_readings)
@@ -1733,6 +1753,9 @@ def segment(image: np.ndarray, *, work_side: int = WORK_SIDE) -> Segmentation:
             if aspect is not None:
                 readings = _readings(src, inside, aspect)
             readings = readings + _readings(src, inside, own, True)
+            if face is not None:
+                readings = readings + _readings(src, inside, own, True,
+                                                face.at(depths[bi])[0])
         readings = readings + [o for r in readings if (o := _as_one_face(r, face)) is not None]
         best = max(readings, key=lambda r: r.score - _size_penalty(r, face))
         if _fragments(best, face):
