@@ -1753,9 +1753,10 @@ def segment(image: np.ndarray, *, work_side: int = WORK_SIDE) -> Segmentation:
             if aspect is not None:
                 readings = _readings(src, inside, aspect)
             readings = readings + _readings(src, inside, own, True)
-            if face is not None:
-                readings = readings + _readings(src, inside, own, True,
-                                                face.at(depths[bi])[0])
+            if face is not None:  # (two faces or more: a lone tile's own outline is right)
+                readings = readings + [r for r in _readings(src, inside, own, True,
+                                                            face.at(depths[bi])[0])
+                                       if len(r.cut) >= 2]
         readings = readings + [o for r in readings if (o := _as_one_face(r, face)) is not None]
         best = max(readings, key=lambda r: r.score - _size_penalty(r, face))
         if _fragments(best, face):
