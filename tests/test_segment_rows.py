@@ -13,9 +13,9 @@ from datasets.scenes import generate_scene
 from vision.segment import segment
 
 
-def _errors(seed: int, **kw: object) -> tuple[int, int]:
-    """(true tiles missed, extra outlines) of one 960x720 scene."""
-    scene = generate_scene(seed, size=(960, 720), **kw)  # type: ignore[arg-type]
+def _errors(seed: int, size: tuple[int, int] = (960, 720), **kw: object) -> tuple[int, int]:
+    """(true tiles missed, extra outlines) of one scene (960x720 unless told)."""
+    scene = generate_scene(seed, size=size, **kw)  # type: ignore[arg-type]
     quads = segment(scene.image).quads
     m = match_outlines([q.corners for q in quads], [np.array(t.outline) for t in scene.tiles])
     return m.missed, m.extra
@@ -91,10 +91,7 @@ def test_faces_under_falling_light_keep_their_darker_end(seed: int, size: tuple[
     """Light falling across a face darkens its far end smoothly; the rows there were
     cut away as the tile's lit side (a step below the faces' brightness), and the
     faces left were cut in halves (before: 5 missed and 4 extra, 2 and 4)."""
-    scene = generate_scene(seed, size=size)
-    quads = segment(scene.image).quads
-    m = match_outlines([q.corners for q in quads], [np.array(t.outline) for t in scene.tiles])
-    assert (m.missed, m.extra) == (0, 0)
+    assert _errors(seed, size) == (0, 0)
 
 
 def test_only_a_step_in_brightness_is_a_tiles_side() -> None:
@@ -115,10 +112,7 @@ def test_a_meld_read_as_a_grid_of_its_dots_is_cut_again_at_the_faces_pitch() -> 
     grid (and so not cut again at the photo's face pitch, which only runs of five
     cells or fewer were): 3 tiles missed before. A run whose best reading is far
     from the photo's face size (:data:`vision.segment.MISFIT`) is cut again too."""
-    scene = generate_scene(3095, size=(2000, 1500))
-    quads = segment(scene.image).quads
-    m = match_outlines([q.corners for q in quads], [np.array(t.outline) for t in scene.tiles])
-    assert (m.missed, m.extra) == (0, 0)
+    assert _errors(3095, (2000, 1500)) == (0, 0)
 
 
 @pytest.mark.parametrize(("seed", "size"), [(4076, (2000, 1500)), (3017, (2000, 1500)),
@@ -129,7 +123,4 @@ def test_short_runs_are_also_cut_at_the_photos_face_width(seed: int, size: tuple
     faces, and cut at the face's aspect x that height it was one cell: 2 tiles
     missed and 1 extra before (3017: 2 and 3; 2135: 1 and 2). Short runs are also
     cut at the width of the photo's face at their depth."""
-    scene = generate_scene(seed, size=size)
-    quads = segment(scene.image).quads
-    m = match_outlines([q.corners for q in quads], [np.array(t.outline) for t in scene.tiles])
-    assert (m.missed, m.extra) == (0, 0)
+    assert _errors(seed, size) == (0, 0)

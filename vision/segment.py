@@ -78,6 +78,9 @@ table, however light (a checked cloth's light squares in a bright corner)."""
 VIVID = 25
 """Chroma (Lab a, b from grey) of a table colour that no ivory face has: only such colours
 are table however light (grey paper in shade is as grey as a shaded face)."""
+HUE_ONLY = (0.0, 1.0, 1.0)
+"""Weights of :func:`_table_distance` that leave lightness out: a colour's hue (Lab a, b),
+which light and shadow leave alone."""
 TABLE_NEAR = 12
 """Distance (:func:`_table_distance`) under which a pixel is of one of the table's colours."""
 SHADE_CHROMA = 6.0
@@ -99,6 +102,8 @@ INK_BAY = 0.2
 JOIN = 0.12
 """Specks this close (a share of a face's height) may be pieces of one face split by ink."""
 SIZE_OUTLIER = 0.5
+"""A face whose height is this far (log units) from the photo's median is a miscut one,
+left out of the fit of the size on the depth (a 34° photo's far faces: 0.4)."""
 MISFIT = 1.0
 """A run whose best reading is this far from the photo's face size (:func:`_size_penalty`)
 is cut again at the face's pitch, however many cells that reading has: a chow of
@@ -106,8 +111,6 @@ dots read as the grid of its circles (36 cells) was otherwise left so, and lost.
 SIDE_STEP = 0.06
 """Least fall of brightness (share of the faces') within 4 rows of a run's edge that
 marks the tiles' lit side there; a smooth fall is light falling across the faces."""
-"""A face whose height is this far (log units) from the photo's median is a miscut one,
-left out of the fit of the size on the depth (a 34° photo's far faces: 0.4)."""
 SLIVER = 0.7
 """A face narrower than this share of its row's face width is a fragment of a cut."""
 MARGIN_BAND = 0.15
@@ -271,7 +274,7 @@ def _face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             # left out: the lightest faces stand in the same light as the glare, and a
             # face at the light's edge is darker than they are, not another colour
             lighter[lighter] = _table_distance(lab[lighter][None], face_lab[None, :],
-                                               (0.0, 1.0, 1.0))[0] < 3 * d[lighter]
+                                               HUE_ONLY)[0] < 3 * d[lighter]
         else:
             lighter &= d_face < 3 * d
         # A face as light as the table and near its colours (ivory under a colour cast,
@@ -287,7 +290,7 @@ def _face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         vivid = centres[np.hypot(centres[:, 1] - 128, centres[:, 2] - 128) > VIVID]
         if lighter.any() and len(vivid):
             lighter[lighter] = _table_distance(lab[lighter][None], vivid,
-                                               (0.0, 1.0, 1.0))[0] >= TABLE_EXACT
+                                               HUE_ONLY)[0] >= TABLE_EXACT
         faint = drop & ~lighter & (mask > 0) & (white >= table_level + FAINTER)
         mask[drop & ~lighter] = 0
         mask = _grown_into(mask, faint, lab, face_lab)
@@ -312,7 +315,7 @@ def _grown_into(mask: np.ndarray, faint: np.ndarray, lab: np.ndarray, face_lab: 
     if not faint.any():
         return mask
     faint = faint.copy()
-    hue = _table_distance(lab[faint][None], face_lab[None, :], (0.0, 1.0, 1.0))[0]
+    hue = _table_distance(lab[faint][None], face_lab[None, :], HUE_ONLY)[0]
     faint[faint] = hue < FACE_HUE
     n, runs = cv2.connectedComponents(((mask > 0) | faint).astype(np.uint8))
     touching = np.bincount(runs[mask > 0], minlength=n) > 0
@@ -348,12 +351,11 @@ def _with_shades(d: np.ndarray, lab: np.ndarray, centres: np.ndarray, where: np.
         return d
     px = lab[sel]
     near = d[sel]
-    hue_only = (0.0, 1.0, 1.0)
-    own = _table_distance(px[None], face_lab[None, :], hue_only)[0]
+    own = _table_distance(px[None], face_lab[None, :], HUE_ONLY)[0]
     for a, b in pairs:
         lo, hi = sorted((float(a[0]), float(b[0])))
         dl = 0.5 * np.maximum(0, np.maximum(lo - px[:, 0], px[:, 0] - hi))  # as in d
-        dc = _table_distance(px[None], ((a + b) / 2)[None, :], hue_only)[0]
+        dc = _table_distance(px[None], ((a + b) / 2)[None, :], HUE_ONLY)[0]
         near = np.where(dc < own, np.minimum(near, np.hypot(dl, dc)), near)
     shade = near < TABLE_NEAR
     if not shade.any():
@@ -395,9 +397,8 @@ def _table_in_shadow_or_light(lab: np.ndarray, white: np.ndarray, table_level: n
     if not sel.any():
         return out
     px = cv2.blur(lab[box], (5, 5))[sel][None]
-    hue_only = (0.0, 1.0, 1.0)
-    to_table = _table_distance(px, centres, hue_only)[0]
-    to_face = _table_distance(px, face_lab[None, :], hue_only)[0]
+    to_table = _table_distance(px, centres, HUE_ONLY)[0]
+    to_face = _table_distance(px, face_lab[None, :], HUE_ONLY)[0]
     shadow = np.zeros(sel.shape, np.uint8)
     shadow[sel] = (to_table < SHADE_CHROMA) & (to_table < to_face)
     # (areas only: a face's edge blends with the table into a line of its hue)
@@ -1410,7 +1411,7 @@ def _looks_face_down(quad: np.ndarray, lab: np.ndarray, table: np.ndarray,
     if (mask[y0:y1, x0:x1][sel] > 0).mean() > 0.2:
         return False  # a face, not a back
     px = lab[y0:y1, x0:x1][sel]
-    chroma_dist = _table_distance(px[None], table, (0.0, 1.0, 1.0))[0]
+    chroma_dist = _table_distance(px[None], table, HUE_ONLY)[0]
     if np.median(chroma_dist) < 10 or (chroma_dist < 6).mean() > 0.2:
         return False  # the table (or its shadow) shows there
     return bool(px.std(axis=0)[1:].max() < 8 and px[:, 0].std() < 18)  # one plain colour
@@ -1677,7 +1678,7 @@ def _readings(src: _Source, inside: bool, aspect: float, at_aspect: bool = False
         cut, score = _cut_strip(strip, open_ends=not inside, aspect=aspect,
                                 at_aspect=at_aspect or pitch is not None, pitch=pitch)
         out.append(_Reading(cut, score, _Strip(strip.gray, strip.mask, to_image)))
-        if len({line for _, line, _ in cut}) == 1 and len(cut) >= 4:
+        if out[-1].lines == 1 and len(cut) >= 4:
             break  # one row along the blob's long axis: the usual hand, no doubt left
     return out
 
