@@ -8,7 +8,7 @@ Needs the ``train`` extra (torch, tqdm) and the data built by
 
     python3 models/train_classifier.py --data build/tiles --epochs 8 --seed 0
     python3 models/train_classifier.py --reader bonus --data build/bonus \
-        --init build/tiles/tilenet.pt --lr 2e-3 --budget-min 12
+        --init models/tilenet.pt --lr 2e-3 --budget-min 12
 
 ``--reader bonus`` trains the second stage of ``vision.classify`` instead: the bonus
 reader, which tells the eight flowers and seasons apart (and from everything
@@ -57,10 +57,25 @@ READER_LABELS: dict[str, tuple[str, ...]] = {"tiles": LABELS, "bonus": (*BONUS_C
 """Each model's outputs: the tile classifier's 44 labels, or the bonus reader's 9."""
 READER_FILES = {"tiles": MODEL_FILES, "bonus": BONUS_READER_FILES}
 CHECKPOINTS = {"tiles": "tilenet.pt", "bonus": "bonusnet.pt"}
-"""The state dict saved after each epoch, in the data folder."""
+"""The state dict saved after each epoch, in the output folder beside the model it
+exports. (It was once saved in the data folder, where any later run on the same
+data, a smoke test included, overwrote it: run 10's weights were lost that way and
+two later fine-tunes started from a half-trained network; see MODEL_CARD.md.)"""
 TRAIN_LOGS = {"tiles": "train_log.json", "bonus": "bonus-train_log.json"}
+MIN_ORIGINAL = 0.25
+""":func:`restyle` keeps at least this much of the original image: a random
+convolution alone can wash a face out to a blank, which then teaches that a blank
+face may be any tile. (The unseen set's blank white dragon was still read as dots
+in 3 or 4 of the 200 benchmark hands with it: MODEL_CARD.md, runs 23 and 24.)"""
+COLOUR_BOUND = ("5z", "back")
+"""Labels that only colour tells apart: a blank white dragon is a white face, a
+face-down tile a coloured back. :func:`restyle` leaves them alone by default
+(``--restyle-keep``): restyled, the unseen set's white dragon was also read as a
+back (MODEL_CARD.md, runs 20 and 26)."""
+RESTYLE_KERNELS = (1, 3)
+""":func:`restyle`'s convolution sizes, one drawn per batch."""
 FLOAT_MODELS = {"tiles": "tilenet.onnx", "bonus": "bonusnet.onnx"}
-"""The float ONNX export, in the data folder; what ships is its int8 quantization."""
+"""The float ONNX export, in the output folder; what ships is its int8 quantization."""
 
 
 def relabel(y: np.ndarray, reader: str) -> np.ndarray:
@@ -160,6 +175,47 @@ def to_tensor(x: np.ndarray) -> torch.Tensor:
 
 
 @torch.no_grad()
+def restyle(x: torch.Tensor, share: float, gen: torch.Generator,
+            keep: torch.Tensor | None = None,
+            kernels: tuple[int, ...] = RESTYLE_KERNELS) -> torch.Tensor:
+    """A random share of a batch redrawn in random colours and strokes (RandConv).
+
+    Why: every set inks its faces its own way (red on ivory, white on jade, thin
+    or bold brush), and ten training artworks teach the network those sets'
+    colours and strokes along with the tiles. Each chosen image goes through a
+    random convolution (3 -> 3 channels, of a size drawn from ``kernels``: 1x1
+    gives new ink and face colours, inverted ones included; 3x3 also blurred,
+    thickened or outlined strokes), is stretched back to 0..255 and blended
+    with the original by a random weight, so only the shapes stay reliable.
+    After Xu et al., "Robust and generalizable visual representation learning
+    via random convolutions" (ICLR 2021). Off by default: the fine-tunes tried
+    with it (MODEL_CARD.md, runs 19-24) read unseen sets' characters better and
+    their blank white dragon worse, and did not ship.
+
+    ``keep`` marks the images left as they are: those whose colour is their
+    label (:data:`COLOUR_BOUND`)."""
+    pick = torch.rand(len(x), generator=gen) < share
+    if keep is not None:
+        pick &= ~keep
+    chosen = torch.nonzero(pick).flatten()
+    if not len(chosen):
+        return x
+    k = kernels[int(torch.randint(0, len(kernels), (1,), generator=gen))]
+    n = len(chosen)
+    src = x[chosen]
+    w = torch.randn(n * 3, 3, k, k, generator=gen) / math.sqrt(3 * k * k)
+    y = F.conv2d(src.reshape(1, n * 3, *src.shape[2:]) / 255.0 - 0.5, w, padding=k // 2,
+                 groups=n).reshape(src.shape)
+    low = y.amin(dim=(1, 2, 3), keepdim=True)
+    high = y.amax(dim=(1, 2, 3), keepdim=True)
+    y = (y - low) / (high - low + 1e-6) * 255.0
+    a = MIN_ORIGINAL + (1 - MIN_ORIGINAL) * torch.rand(n, 1, 1, 1, generator=gen)
+    out = x.clone()
+    out[chosen] = a * src + (1 - a) * y
+    return out
+
+
+@torch.no_grad()
 def predict(model: nn.Module, x: np.ndarray, bs: int = 512) -> tuple[np.ndarray, np.ndarray]:
     model.eval()
     outs, ors = [], []
@@ -190,6 +246,12 @@ def main() -> int:
     p.add_argument("--reader", choices=tuple(READER_LABELS), default="tiles",
                    help="which model: the tile classifier, or the bonus reader (its own data)")
     p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--restyle", type=float, default=0.0, metavar="SHARE",
+                   help="share of each batch redrawn by a random convolution (see restyle)")
+    p.add_argument("--restyle-kernels", type=int, nargs="+", default=list(RESTYLE_KERNELS),
+                   metavar="K", help="its sizes (1: colours only; 3: strokes too)")
+    p.add_argument("--restyle-keep", nargs="*", default=list(COLOUR_BOUND), metavar="LABEL",
+                   help="labels never restyled")
     p.add_argument("--bf16", action="store_true",
                    help="convolutions in bfloat16 (autocast), for CPUs that have it natively "
                    "(AVX-512 BF16, AMX): 1.6x the steps in the same minutes, but the models "
@@ -214,6 +276,7 @@ def main() -> int:
     torch.manual_seed(a.seed)
     torch.set_num_threads(a.threads)
     rng = np.random.default_rng(a.seed)
+    gen = torch.Generator().manual_seed(a.seed)
     data = Path(a.data)
     tr = np.load(data / "train.npz")
     x_syn, y_syn, r_syn = tr["x"], relabel(tr["y"], a.reader), tr["rot"]
@@ -232,6 +295,7 @@ def main() -> int:
         load_matching(model, torch.load(a.init))
     model = model.to(memory_format=torch.channels_last)  # to_tensor's batches already are
     turnable = turnable_mask(labels)
+    keep_style = torch.tensor([lab in a.restyle_keep for lab in labels])
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=5e-4)
     n_per_epoch = len(y_syn) + len(yr) * a.real_reps
     steps = a.epochs * ((n_per_epoch + a.batch - 1) // a.batch)
@@ -263,6 +327,9 @@ def main() -> int:
             rb[flip] ^= 1
             xt = to_tensor(xb)
             yt = torch.from_numpy(y_all[idx])
+            if a.restyle:
+                xt = restyle(xt, a.restyle, gen, keep=keep_style[yt],
+                             kernels=tuple(a.restyle_kernels))
             rt = torch.from_numpy(rb)
             with torch.autocast("cpu", dtype=torch.bfloat16, enabled=a.bf16):
                 logits, orient = model(xt)
@@ -289,7 +356,8 @@ def main() -> int:
             seen += len(idx)
             bar.set_postfix(loss=f"{loss.item():.3f}", acc=f"{correct / seen:.3f}")
         epoch += 1
-        torch.save(model.state_dict(), data / CHECKPOINTS[a.reader])
+        Path(a.out).mkdir(parents=True, exist_ok=True)
+        torch.save(model.state_dict(), Path(a.out) / CHECKPOINTS[a.reader])
         # progress only (no checkpoint is chosen by it): real sets never trained on
         held = np.isin(real["set"], REAL_HELDOUT_SETS)
         c, _ = predict(model, plain_real(real["x"][held], size))
@@ -299,7 +367,9 @@ def main() -> int:
     export(model, Path(a.out), data, rng, a.reader)
     (Path(a.out) / TRAIN_LOGS[a.reader]).write_text(json.dumps({
         "reader": a.reader, "seed": a.seed, "epochs": epoch, "steps": n_steps, "batch": a.batch,
-        "bf16": a.bf16,
+        "bf16": a.bf16, "restyle": a.restyle,
+        "restyle_kernels": a.restyle_kernels if a.restyle else None,
+        "restyle_keep": a.restyle_keep if a.restyle else None,
         "train_seconds": round(train_s),
         "synthetic": len(y_syn), "real_train": len(yr),
         "command": " ".join(sys.argv),
@@ -311,13 +381,13 @@ def main() -> int:
 def export(model: nn.Module, out: Path, data: Path, rng: np.random.Generator,
            reader: str = "tiles") -> None:
     """The int8 ONNX model (see ``quantize.py``) + labels + reference inputs and
-    PyTorch outputs (so tests need no torch). The float ONNX model stays in the
-    data folder, beside the checkpoint, for comparisons."""
+    PyTorch outputs (so tests need no torch). The float ONNX model stays beside
+    them and the checkpoint, for comparisons (ignored by git in ``models/``)."""
     model.eval()
     out.mkdir(parents=True, exist_ok=True)
     files = READER_FILES[reader]
     dummy = torch.zeros(1, 3, *crop_size(reader))
-    float_model = data / FLOAT_MODELS[reader]
+    float_model = out / FLOAT_MODELS[reader]
     torch.onnx.export(
         model, (dummy,), str(float_model), input_names=["image"],
         output_names=["logits", "orientation"], opset_version=17, dynamo=False,

@@ -11,8 +11,9 @@
 # minutes; the tile classifier gets whatever is left of TOTAL_MIN after the data
 # builds (at least 20), so a slow or busy machine sees fewer batches instead of a
 # longer run. READER_INIT starts the reader from another checkpoint instead (the
-# shipped reader is run 10's reader trained 12 more minutes on the run-15 bonus data:
-# READER_INIT=build/run10/bonusnet.pt, see models/MODEL_CARD.md).
+# shipped reader is run 10's reader trained 12 more minutes on the run-15 bonus data;
+# models/checkpoint_from_onnx.py turns a shipped model back into a checkpoint to start
+# from, see models/MODEL_CARD.md). Checkpoints are written into $OUT.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DATA=${DATA:-build/tiles10}
@@ -20,7 +21,7 @@ BONUS_DATA=${BONUS_DATA:-build/bonus15}
 OUT=${OUT:-build/retrain}
 TOTAL_MIN=${TOTAL_MIN:-57}
 READER_MIN=${READER_MIN:-12}
-READER_INIT=${READER_INIT:-$DATA/tilenet.pt}
+READER_INIT=${READER_INIT:-$OUT/tilenet.pt}
 start=$(date +%s)
 python3 -m datasets.tile_dataset --out "$DATA" --train-per-class 1600 --test-per-class 120 --seed 2
 python3 -m datasets.tile_dataset --reader bonus --out "$BONUS_DATA" --train-per-class 1500 \
