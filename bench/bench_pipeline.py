@@ -30,6 +30,7 @@ Run::
     python -m datasets.scenes --count 200 --out build/scenes
     python bench/bench_pipeline.py
     python bench/bench_pipeline.py --segment-only --limit 60   # outlines only, quick
+    python bench/bench_pipeline.py --no-peer --failures        # which hands failed, and how
 """
 
 from __future__ import annotations
@@ -86,18 +87,26 @@ class Tally:
     exact: int = 0
     seconds: list[float] = field(default_factory=list)
     seconds_12mp: list[float] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+    """One line per hand not read exactly: what went wrong (``--failures`` prints them)."""
 
     def add(self, found: list[tuple[np.ndarray, str]], truth: list[tuple[np.ndarray, str]],
-            *, complete: bool) -> None:
+            *, complete: bool, name: str = "") -> None:
         m = match_outlines([f[0] for f in found], [t[0] for t in truth])
         named = sum(1 for i, j in m.pairs if found[i][1] == truth[j][1])
         self.truth += len(truth)
         self.found += len(found) if complete else 0
         self.matched += len(m.pairs)
         self.named += named
+        wrong = [f"{truth[j][1]}->{found[i][1]}" for i, j in m.pairs
+                 if found[i][1] not in ("", truth[j][1])]  # "": --segment-only names nothing
+        missed, extra = len(truth) - len(m.pairs), len(found) - len(m.pairs)
         if complete:
             self.hands += 1
             self.exact += int(named == len(truth) == len(found))
+        if wrong or missed or (extra and complete):
+            self.failures.append(" ".join([name, *wrong, *([f"missed {missed}"] if missed else []),
+                                           *([f"extra {extra}"] if extra and complete else [])]))
 
     def lines(self, name: str, *, complete: bool) -> list[str]:
         pct = lambda a, b: f"{100 * a / b:6.2f}%" if b else "   n/a"  # noqa: E731
@@ -180,7 +189,7 @@ def run_ours(photos: list[Path], truth_of: Any, tally: Tally,
         if path.suffix.lower() in (".jpg", ".jpeg") and _is_12mp(path):
             tally.seconds_12mp.append(dt)
         truth, complete = truth_of(path)
-        tally.add(found, truth, complete=complete)
+        tally.add(found, truth, complete=complete, name=path.stem)
         if by_table is not None:
             table = _table_of(path)
             by_table.setdefault(table, Tally()).add(found, truth, complete=complete)
@@ -227,6 +236,9 @@ def main(argv: list[str] | None = None) -> int:
                              "reads them as the most likely winning hand)")
     parser.add_argument("--no-second-stage", action="store_true",
                         help="the tile model alone, without its bonus reader")
+    parser.add_argument("--failures", action="store_true",
+                        help="list our hands not read exactly: the wrong names (true->read) "
+                             "and the tiles missed or extra")
     parser.add_argument("--segment-only", action="store_true",
                         help="outlines only (no classifier, no peer): quick while tuning "
                              "vision/segment.py")
@@ -243,7 +255,8 @@ def main(argv: list[str] | None = None) -> int:
           + (f" --limit {args.limit}" if args.limit else "")
           + (" --segment-only" if args.segment_only else "")
           + (" --no-hand-reading" if args.no_hand_reading else "")
-          + (" --no-second-stage" if args.no_second_stage else ""))
+          + (" --no-second-stage" if args.no_second_stage else "")
+          + (" --failures" if args.failures else ""))
     for name, photos, truth_of in (("generated scenes", scenes, _truth_scene),
                                    ("real photos (real-dev)", real, _truth_real)):
         if not photos:
@@ -255,6 +268,8 @@ def main(argv: list[str] | None = None) -> int:
                  hand_reading=not args.no_hand_reading,
                  second_stage=not args.no_second_stage)
         print("\n".join(ours.lines(f"[ours] {name}", complete=complete)))
+        if args.failures:
+            print("\n".join(f"  failed: {line}" for line in ours.failures))
         for table, t in sorted((tables or {}).items()):
             print(f"  by table: {table:<6} {t.hands:3d} hands  recall "
                   f"{100 * t.matched / max(1, t.truth):6.2f}%  precision "

@@ -1,0 +1,58 @@
+"""The photo benchmark's tally: what it counts and how it reports a hand it got wrong.
+
+The benchmark's figures go into the issue notes and its failure lines are how
+two models are compared hand by hand, so its bookkeeping is tested like code."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from datasets.scene_eval import box_polygon
+
+_SPEC = importlib.util.spec_from_file_location(
+    "bench_pipeline", Path(__file__).resolve().parents[1] / "bench" / "bench_pipeline.py")
+assert _SPEC and _SPEC.loader
+bench = importlib.util.module_from_spec(_SPEC)
+sys.modules["bench_pipeline"] = bench  # its dataclasses look their module up there
+_SPEC.loader.exec_module(bench)
+
+
+def _row(codes: list[str], x0: float = 0.0) -> list[tuple[np.ndarray, str]]:
+    """Tiles 60 px wide side by side, as outlines with their codes."""
+    return [(box_polygon([x0 + 60 * i, 0, 60, 80]), c) for i, c in enumerate(codes)]
+
+
+def test_an_exact_hand_is_counted_and_not_listed() -> None:
+    tally = bench.Tally()
+    truth = _row(["1m", "2m", "3m"])
+    tally.add(truth, truth, complete=True, name="scene_1")
+    assert (tally.hands, tally.exact, tally.named, tally.matched) == (1, 1, 3, 3)
+    assert tally.failures == []
+
+
+def test_a_wrong_name_a_missed_and_an_extra_tile_are_listed() -> None:
+    tally = bench.Tally()
+    truth = _row(["1m", "2m", "3m", "5z"])
+    found = [*_row(["1m", "5m", "3m"]), *_row(["back"], x0=600)]  # 5z missed, one extra
+    tally.add(found, truth, complete=True, name="scene_2")
+    assert (tally.hands, tally.exact, tally.named, tally.matched, tally.found) == (1, 0, 2, 3, 4)
+    assert tally.failures == ["scene_2 2m->5m missed 1 extra 1"]
+
+
+def test_outlines_without_names_list_only_outline_errors() -> None:
+    """``--segment-only`` names nothing: only missed and extra outlines are failures."""
+    tally = bench.Tally()
+    truth = _row(["1m", "2m"])
+    tally.add([(q, "") for q, _ in truth[:1]], truth, complete=True, name="scene_3")
+    assert tally.failures == ["scene_3 missed 1"]
+
+
+def test_partly_labelled_photos_never_count_extra_tiles() -> None:
+    tally = bench.Tally()
+    truth = _row(["1m"])
+    tally.add([*truth, *_row(["9m"], x0=600)], truth, complete=False, name="photo")
+    assert tally.found == 0 and tally.failures == []
