@@ -189,11 +189,11 @@ def restyle(x: torch.Tensor, share: float, gen: torch.Generator,
     with the original by a random weight, so only the shapes stay reliable.
     After Xu et al., "Robust and generalizable visual representation learning
     via random convolutions" (ICLR 2021). Off by default: the fine-tunes tried
-    with it (MODEL_CARD.md, runs 19-24) read unseen sets' characters better and
+    with it (MODEL_CARD.md, runs 19-26) read unseen sets' characters better and
     their blank white dragon worse, and did not ship.
 
     ``keep`` marks the images left as they are: those whose colour is their
-    label (:data:`COLOUR_BOUND`)."""
+    label (:data:`COLOUR_BOUND`, or ``--restyle-keep``)."""
     pick = torch.rand(len(x), generator=gen) < share
     if keep is not None:
         pick &= ~keep
