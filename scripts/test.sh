@@ -19,7 +19,7 @@ if [ "${#APT_PACKAGES[@]}" -gt 0 ] && command -v apt-get >/dev/null; then
   fi
 fi
 
-python3 -m pip install -q --disable-pip-version-check -e '.[test]'
+python3 -m pip install -q --disable-pip-version-check -e '.[test,heif]'  # heif: the HEIC tests run
 python3 -m ruff check .
 python3 -m mypy
 python3 -m pytest "$@"
