@@ -77,9 +77,7 @@ def rebuild(onnx_path: Path, reader: str, crops: np.ndarray) -> TileNet:
             layer = getattr(net, name)
             layer.weight.copy_(torch.from_numpy(dense[name][0]))
             layer.bias.copy_(torch.from_numpy(dense[name][1]))
-        x = to_tensor(crops)
-        mean = x.mean(dim=(1, 2, 3), keepdim=True)
-        x = (x - mean) / (x.std(dim=(1, 2, 3), keepdim=True) + 8.0)  # as TileNet.forward
+        x = TileNet.normalise(to_tensor(crops))
         for block, (weight, bias) in zip(net.features, convs, strict=True):
             conv, bn = block[0], block[1]
             conv.weight.copy_(torch.from_numpy(weight))
@@ -101,10 +99,11 @@ def main() -> int:
     p.add_argument("--reader", choices=tuple(READER_LABELS), default="tiles")
     a = p.parse_args()
     x = np.load(a.data / "train.npz")["x"]
-    pick = np.random.default_rng(0).choice(len(x), min(STAT_CROPS, len(x)), replace=False)
-    net = rebuild(a.model, a.reader, x[np.sort(pick)])
+    pick = np.sort(np.random.default_rng(0).choice(len(x), min(STAT_CROPS, len(x)),
+                                                   replace=False))
+    net = rebuild(a.model, a.reader, x[pick])
 
-    check = x[np.sort(pick)[:256]]
+    check = x[pick[:256]]
     with torch.no_grad():
         ours = net(to_tensor(check))[0].numpy()
     theirs = ort.InferenceSession(str(a.model), providers=["CPUExecutionProvider"]).run(

@@ -124,11 +124,16 @@ class TileNet(nn.Module):
         self.cls = nn.Linear(256, n_classes)
         self.orient = nn.Linear(256, 2)
 
-    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    @staticmethod
+    def normalise(x: torch.Tensor) -> torch.Tensor:
+        """Each image to zero mean and about unit contrast (the +8 keeps a blank
+        face's noise from being stretched into a pattern)."""
         mean = x.mean(dim=(1, 2, 3), keepdim=True)
         std = x.std(dim=(1, 2, 3), keepdim=True) + 8.0
-        x = (x - mean) / std
-        f = self.features(x).flatten(1)
+        return (x - mean) / std
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        f = self.features(self.normalise(x)).flatten(1)
         f = F.relu(self.fc(self.drop(f)))
         f = self.drop(f)
         return self.cls(f), self.orient(f)

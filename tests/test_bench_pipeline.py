@@ -5,20 +5,16 @@ two models are compared hand by hand, so its bookkeeping is tested like code."""
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
 
 import numpy as np
 
-from datasets.scene_eval import box_polygon
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 
-_SPEC = importlib.util.spec_from_file_location(
-    "bench_pipeline", Path(__file__).resolve().parents[1] / "bench" / "bench_pipeline.py")
-assert _SPEC and _SPEC.loader
-bench = importlib.util.module_from_spec(_SPEC)
-sys.modules["bench_pipeline"] = bench  # its dataclasses look their module up there
-_SPEC.loader.exec_module(bench)
+import bench_pipeline as bench
+
+from datasets.scene_eval import box_polygon
 
 
 def _row(codes: list[str], x0: float = 0.0) -> list[tuple[np.ndarray, str]]:
