@@ -121,11 +121,42 @@ DARK_FACES: tuple[tuple[int, int, int], ...] = (
 """Rare sets have dark faces with light ink (jade-like, black sets)."""
 
 
+OUTLINE_P = 0.15
+"""Share of faces drawn as line art (:func:`outlined`)."""
+
+
+def outlined(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The face as line art: the edges of its ink, the fills left blank.
+
+    Why: carved and engraved sets, and printed ones drawn in outline (a plum
+    blossom as a brown contour on a white face), show the same symbols as the
+    filled colour drawings of most artworks, and a network that only saw
+    fills reads their flowers and seasons as not bonus tiles at all. Thin
+    strokes (writing, stems) stay as they are: they are all edge."""
+    t = max(1, round(face.shape[0] * rng.uniform(0.006, 0.014)))
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * t + 1, 2 * t + 1))
+    inside = (face[..., 3] > 128).astype(np.uint8)
+    contour = cv2.morphologyEx(inside, cv2.MORPH_GRADIENT, disc) > 0
+    lab = cv2.cvtColor(np.ascontiguousarray(face[..., :3]), cv2.COLOR_RGB2LAB).astype(np.float32)
+    change = sum(np.abs(cv2.Sobel(lab[..., c], cv2.CV_32F, dx, 1 - dx))
+                 for c in range(3) for dx in (0, 1))
+    boundaries = cv2.dilate(((change > 120) & (inside > 0)).astype(np.uint8), disc) > 0
+    out = face.copy()
+    if rng.random() < 0.5:  # one ink for every line
+        out[..., :3] = np.array(rng.integers(0, 160, 3), np.uint8)
+    else:  # each line takes the darkened colour of the fill it bounds
+        grown = cv2.dilate(np.ascontiguousarray(face[..., :3]), np.ones((3, 3), np.uint8))
+        out[..., :3] = (grown * rng.uniform(0.5, 0.9)).astype(np.uint8)
+    out[..., 3] = np.where(contour | boundaries, 255, 0).astype(np.uint8)
+    return out
+
+
 def _vary_ink(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Other sets draw the same symbol bolder, thinner, larger or in other inks."""
+    """Other sets draw the same symbol bolder, thinner, larger, in other inks or
+    in outline."""
     if face[..., 3].min() == 255:
         return face  # opaque artwork: its ink and face cannot be told apart
-    out = face
+    out = outlined(face, rng) if rng.random() < OUTLINE_P else face
     r = rng.random()
     if r < 0.35:  # bolder or thinner strokes
         k = np.ones((3, 3), np.uint8)

@@ -22,6 +22,7 @@ from datasets.tile_dataset import (
     label_counts,
     load_real,
     mirror_variant,
+    outlined,
     photometric,
     render_none,
     render_tile,
@@ -109,6 +110,22 @@ def test_corner_index_marks_suits_and_winds_only(monkeypatch: pytest.MonkeyPatch
         marked = tile_dataset.corner_index(face, code, rng)
         top = marked[: artwork.FACE_H // 5, :, 3]
         assert top.max() > 200, code  # the index is printed in a top corner
+
+
+def test_outlined_faces_keep_the_edges_and_blank_the_fills() -> None:
+    """A filled blossom becomes its contour: the middle of a fill turns to face,
+    its rim stays ink, and a boundary between two fills is drawn too."""
+    face = np.zeros((artwork.FACE_H, artwork.FACE_W, 4), np.uint8)
+    face[40:160, 20:130] = (200, 30, 30, 255)  # a red fill
+    face[40:160, 75:130, :3] = (30, 140, 40)  # its right half green
+    for seed in range(5):
+        out = outlined(face, np.random.default_rng(seed))
+        alpha = out[..., 3]
+        assert alpha[100, 45] == 0 and alpha[100, 105] == 0  # inside each fill: blank
+        assert alpha[40, 45] == 255 and alpha[100, 20] == 255  # the outer contour
+        assert alpha[100, 75] == 255  # the red-green boundary
+        assert alpha[10, 10] == 0 and alpha[190, 140] == 0  # outside: still blank
+        assert out.shape == face.shape and out.dtype == np.uint8
 
 
 def test_only_tiles_drawn_both_ways_are_mirrored() -> None:
