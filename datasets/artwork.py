@@ -582,7 +582,7 @@ SOURCES: dict[str, Source] = {
         Source("bonus_mix", "procedural (datasets/bonus_faces.py): corner writing in CJK and"
                " Latin fonts over random plants or pictures of the other training artworks",
                "as the fonts and artworks it draws on", _bonus_mix,
-               (str(CJK_FONTS[0]), "@pil", str(_KDE_DIR / "classic.svgz"), "@rsvg"), revision=5),
+               (str(CJK_FONTS[0]), "@pil", str(_KDE_DIR / "classic.svgz"), "@rsvg"), revision=7),
     )
 }
 """Every known artwork, by name. Skipped on purpose: KMahjongg ``alphabet`` and
