@@ -87,8 +87,8 @@ others show another flower's or season's picture or a random plant. Why so
 few: an unseen set draws its own plum, and over the training sets' own
 pictures (two in three of these faces before the fourteenth session) the
 reader learnt the pictures, not the number: an unseen plum with a "1" was
-read as 1 bamboo or a season, while a training set's plum with the same "1"
-was read right (0.85-0.96)."""
+"not a bonus tile" to it, while a training set's plum with the same "1" was
+read right (0.85-0.96; ``models/MODEL_CARD.md``, runs 28-31)."""
 
 LAYOUTS: dict[str, dict[str, float]] = {
     "f": {"corners": 0.26, "char_only": 0.12, "stacked": 0.12, "english": 0.1,
@@ -96,8 +96,8 @@ LAYOUTS: dict[str, dict[str, float]] = {
     "g": {"corners": 0.4, "char_only": 0.25, "stacked": 0.2, "english": 0.15},
 }
 """How often each writing layout is drawn, for flowers and for seasons. Only
-flowers are drawn with a number alone (half of them over their own flower,
-the rest over any picture): some sets write no name on their flowers and
+flowers are drawn with a number alone (:data:`NAMELESS_OWN_P` of them over
+their own flower, the rest over other pictures): some sets write no name on their flowers and
 write it on their seasons (KMahjongg's default set, held out, does so; we saw
 it there), so a bonus tile with a number and no name is taken for a flower.
 Seasons always carry their character or English word. The number alone was

@@ -79,7 +79,7 @@ def test_model_loads_in_under_a_second() -> None:
 
 QUANTIZATION_TOLERANCE = 0.1
 """How far the shipped int8 model's probabilities may be from the float network's
-(measured: at most 0.005 for the tile model, 0.05 for the bonus reader)."""
+(measured: at most 0.005 for the tile model, 0.011 for run 31's bonus reader's labels)."""
 
 
 def assert_matches_reference(session: Any, reference: Path, *,
