@@ -100,13 +100,14 @@ class Tally:
         self.named += named
         wrong = [f"{truth[j][1]}->{found[i][1]}" for i, j in m.pairs
                  if found[i][1] not in ("", truth[j][1])]  # "": --segment-only names nothing
-        missed, extra = len(truth) - len(m.pairs), len(found) - len(m.pairs)
+        missed = len(truth) - len(m.pairs)
+        extra = len(found) - len(m.pairs) if complete else 0  # partly labelled: unknowable
         if complete:
             self.hands += 1
             self.exact += int(named == len(truth) == len(found))
-        if wrong or missed or (extra and complete):
+        if wrong or missed or extra:
             self.failures.append(" ".join([name, *wrong, *([f"missed {missed}"] if missed else []),
-                                           *([f"extra {extra}"] if extra and complete else [])]))
+                                           *([f"extra {extra}"] if extra else [])]))
 
     def lines(self, name: str, *, complete: bool) -> list[str]:
         pct = lambda a, b: f"{100 * a / b:6.2f}%" if b else "   n/a"  # noqa: E731
