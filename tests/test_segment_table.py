@@ -129,6 +129,39 @@ def test_faces_in_falling_light_on_a_table_of_their_colour_are_found(
     assert missed_and_extra(scene) == (0, 0)
 
 
+@pytest.mark.parametrize(("seed", "size"), [(1163, (750, 1000)), (1167, (1500, 2000)),
+                                            (1121, (1500, 2000)), (8046, (750, 1000))])
+def test_faces_in_a_shadow_tinted_like_the_table_are_found(
+        seed: int, size: tuple[int, int]) -> None:
+    """A shadow tints the faces in it: a row's end in a green-grey shadow on a pale green
+    table (1163), a kong in a deep shadow on grey paper (1167, its last faces as dark
+    as mid-grey), a row whose shadowed half was cut at the wrong places (1121), a
+    cream table's shadow across a row (8046). Before: 1, 2, 1 and 4 tiles missed
+    (8046: and 3 extra outlines). Benchmark and fresh scenes at their decoded size or
+    half of it; seeds found by comparing before and after, not chosen to pass."""
+    scene = generate_scene(seed, size=size)
+    assert missed_and_extra(scene) == (0, 0)
+
+
+def test_faint_pixels_take_the_hue_of_the_faces_found_around_them() -> None:
+    """Pixels of a face in a tinted shadow are of the hue of the parts of that face
+    already found, not of the lightest faces'; a speck of table taken for a face
+    does not lend its hue to the table around it."""
+    from vision.segment import _grown_into
+
+    mask = np.zeros((60, 200), np.uint8)
+    mask[10:50, 10:40] = 255  # a face in the shadow, found in part
+    mask[30:32, 150:152] = 255  # a speck of the table
+    faint = np.zeros(mask.shape, bool)
+    faint[10:50, 40:70] = True  # the rest of that face: the shadow's hue
+    faint[20:42, 140:162] = True  # the table around the speck: its hue
+    lab = np.zeros((*mask.shape, 3), np.float32)
+    lab[...] = (170, 119, 141)  # shadow and table: one hue, far from the lightest faces'
+    out = _grown_into(mask, faint, lab, np.array([246, 114, 154], np.float32), 40)
+    assert (out[10:50, 10:70] > 0).all()
+    assert np.count_nonzero(out[20:42, 140:162]) == 4  # the speck alone
+
+
 def test_faint_pixels_join_faces_only_where_they_touch_them_with_their_hue() -> None:
     from vision.segment import _grown_into
 
@@ -142,7 +175,7 @@ def test_faint_pixels_join_faces_only_where_they_touch_them_with_their_hue() -> 
     lab[...] = (180, 120, 150)  # the table's hue
     lab[:, :60] = (170, 128, 138)
     lab[:, 95:] = (170, 128, 138)
-    out = _grown_into(mask, faint, lab, np.array([240, 128, 137], np.float32))
+    out = _grown_into(mask, faint, lab, np.array([240, 128, 137], np.float32), 41)
     assert (out[10:30, 10:60] > 0).all()
     assert not (out[:, 60:] > 0).any()
 

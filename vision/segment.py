@@ -46,6 +46,11 @@ SEAM_PERCENTILE = 93.0
 the face's margins light, a seam runs from edge to edge."""
 SEAM_CHUNK = 120
 """Length (working pixels) of the pieces a long column is cut into for its seam profile."""
+FACE_FLOOR = 90
+"""Least lightness (V - S) of a face: faces are the lightest thing around, never mid-grey."""
+SHADED_FLOOR = 60
+"""... except in a deep shadow, where a face this light that stands out from the table
+as faces do may join the faces found beside it (see :func:`_grown_into`)."""
 FACE_MARGIN = 35
 """Lightness (V - S) within this of the lightest faces counts as a face."""
 DETAIL_BELOW_PX = 55
@@ -67,7 +72,17 @@ FAINTER = 12
 """V - S this much above the table's median lightness near a pixel is a face where it
 joins faces and has their hue (faces in shadow on a table of their colour)."""
 FACE_HUE = 6.0
-"""Distance in hue (Lab a, b) from the lightest faces within which a faint pixel is a face."""
+"""Distance in hue (Lab a, b) from the lightest faces, or from the faces found around it,
+within which a faint pixel is a face."""
+FACES_AROUND = 0.1
+"""Least share of the area around a faint pixel (about a tile wide) that faces
+found must cover for their hue to count: a speck of the table taken for a face in a
+shadowed corner lent the table around it its own hue, and grew into an outline
+(fresh scene 8100)."""
+GROW_STEPS = 2
+"""Times the mask grows into faint pixels: a face found in part lends its hue to the
+next face in the shadow, which the first step reached too thinly (benchmark scene
+1167: the last two tiles of a kong in a deep shadow)."""
 HUE_STEP = 7.0
 """Distance in colour (Lab a, b) from the table's median colour around a pixel that makes it
 a face, however close to the table's colours (JPEG noise on a plain table stays within ~2;
@@ -230,7 +245,9 @@ def _face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     local = cv2.GaussianBlur(local.astype(np.float32), (0, 0), k / 8)
     local = cv2.resize(local, (w, h), interpolation=cv2.INTER_LINEAR)
     spread = float(np.percentile(border[table_px] - local[ring_idx][table_px], 80))
-    mask = ((white > 90) & (white > local + max(spread, 10) + 15)).astype(np.uint8) * 255
+    stands_out = white > local + max(spread, 10) + 15
+    mask = ((white > FACE_FLOOR) & stands_out).astype(np.uint8) * 255
+    shaded = stands_out & (white > SHADED_FLOOR) & (mask == 0)
     lab = cv2.cvtColor(img, cv2.COLOR_RGB2LAB).astype(np.float32)
     ring = lab[ring_idx][table_px][:: max(1, int(table_px.sum()) // 4000)]
     crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
@@ -283,7 +300,8 @@ def _face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         # above the table's own (its texture, a cloth's checks, its drawn lines).
         step = _hue_step(lab, _local_table_colour(lab, k, (mask > 0) & ~drop))
         own = float(np.percentile(step[ring_idx][table_px], 99))
-        hue = (drop & (step >= max(HUE_STEP, 2 * own))).astype(np.uint8)
+        differs = step >= max(HUE_STEP, 2 * own)
+        hue = (drop & differs).astype(np.uint8)
         # (areas only: the thin coloured rims at a tile's edges are not faces)
         lighter |= cv2.morphologyEx(hue, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)) > 0
         # (colour distance only where it decides: a full-image pass costs 15 ms)
@@ -292,16 +310,24 @@ def _face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             lighter[lighter] = _table_distance(lab[lighter][None], vivid,
                                                HUE_ONLY)[0] >= TABLE_EXACT
         faint = drop & ~lighter & (mask > 0) & (white >= table_level + FAINTER)
+        # (a shaded pixel must be near the lightest faces' hue and of another hue than
+        # the table around it: a blue tile back beside the faces is as dark, and grey
+        # paper or a cream table in a hand's shadow as grey as the faces there)
+        shaded &= differs
+        if shaded.any():
+            shaded[shaded] = _table_distance(lab[shaded][None], face_lab[None, :],
+                                             HUE_ONLY)[0] < 2 * FACE_HUE
+            faint |= shaded
         mask[drop & ~lighter] = 0
-        mask = _grown_into(mask, faint, lab, face_lab)
-        mask = _without_plain_table(mask, above | (step >= max(HUE_STEP, 2 * own)), white)
+        mask = _grown_into(mask, faint, lab, face_lab, max(3, k // 2))
+        mask = _without_plain_table(mask, above | differs, white)
     else:
         mask[d < TABLE_NEAR] = 0
     return mask, np.asarray(centres, np.float32)
 
 
-def _grown_into(mask: np.ndarray, faint: np.ndarray, lab: np.ndarray, face_lab: np.ndarray
-                ) -> np.ndarray:
+def _grown_into(mask: np.ndarray, faint: np.ndarray, lab: np.ndarray, face_lab: np.ndarray,
+                near: int) -> np.ndarray:
     """The mask grown into the ``faint`` pixels that join it and have the faces' own hue.
 
     Faces in a shadow or under falling light on a cream or grey table are of the
@@ -309,21 +335,54 @@ def _grown_into(mask: np.ndarray, faint: np.ndarray, lab: np.ndarray, face_lab: 
     :data:`LIGHTER`, so the mask dropped them: half of a row (benchmark scene
     1060, four tiles) or of an 8 dots (1131). Pixels a little lighter than the
     table around them (:data:`FAINTER`) are faces where they touch faces found
-    and share the lightest faces' hue (a, b within :data:`FACE_HUE`): the light
-    squares of a checked cloth beside a hand are lighter than the cloth's median
-    too, but of the cloth's hue."""
-    if not faint.any():
+    and share the hue of the lightest faces or of the faces found around them
+    (a, b within :data:`FACE_HUE`): the light squares of a checked cloth beside a
+    hand are lighter than the cloth's median too, but of the cloth's hue.
+
+    Why the faces around too: a shadow tints what lies in it, and a row's end in a
+    green-grey shadow on a pale green table was four points of hue from the row's
+    lit faces, and as grey as the table; a third of each of its faces was found
+    and the rest dropped, and two 3 bamboos were read as one sideways tile
+    (benchmark scene 1163). Each part of a face has the hue of the rest of it.
+    ``near`` (working pixels, about a tile) is how far a faint pixel may lie from
+    the faces found and how wide the area whose faces lend it their hue; the
+    mask grows :data:`GROW_STEPS` times, each step lending the next its hue."""
+    # Only faint pixels within ``near`` of the faces found may join them (the work is
+    # then done in the box around them, a fraction of the photo, and the faces' hue
+    # around each pixel is averaged on a quarter-size copy).
+    reach = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * near + 1, 2 * near + 1))
+    faint = faint & (cv2.dilate(mask, reach) > 0)
+    x0, y0, bw, bh = cv2.boundingRect(faint.view(np.uint8))
+    if bw == 0:
         return mask
-    faint = faint.copy()
-    hue = _table_distance(lab[faint][None], face_lab[None, :], HUE_ONLY)[0]
-    faint[faint] = hue < FACE_HUE
-    n, runs = cv2.connectedComponents(((mask > 0) | faint).astype(np.uint8))
-    touching = np.bincount(runs[mask > 0], minlength=n) > 0
-    touching[0] = False
-    grown = cv2.morphologyEx((faint & touching[runs]).astype(np.uint8), cv2.MORPH_OPEN,
-                             np.ones((3, 3), np.uint8))  # (areas, not slivers)
+    box = (slice(max(0, y0 - near), y0 + bh + near), slice(max(0, x0 - near), x0 + bw + near))
+    sub, ab = faint[box], np.ascontiguousarray(lab[box][..., 1:])
+    pixels = ab[sub]
+    own_hue = _table_distance(lab[box][sub][None], face_lab[None, :], HUE_ONLY)[0] < FACE_HUE
+    ys, xs = np.nonzero(sub)
+    h, w = sub.shape
+    cells = (max(1, w // 4), max(1, h // 4))
+    at = (ys * cells[1] // h, xs * cells[0] // w)
+    win = (max(1, near // 4), max(1, near // 4))
     out = mask.copy()
-    out[grown > 0] = 255
+    for _ in range(GROW_STEPS):
+        found = out[box] > 0
+        # the share of faces found around each faint pixel, and their mean hue
+        share = found.astype(np.float32)
+        near_share, near_ab = (
+            cv2.boxFilter(cv2.resize(a, cells, interpolation=cv2.INTER_AREA), -1, win)[at]
+            for a in (share, ab * share[..., None]))
+        around = near_ab / np.maximum(near_share, 1e-6)[:, None]
+        close = (near_share >= FACES_AROUND) & (np.hypot(*(pixels - around).T) < FACE_HUE)
+        joins = own_hue | close
+        joined = np.zeros(sub.shape, np.uint8)
+        joined[ys[joins], xs[joins]] = 1
+        n, runs = cv2.connectedComponents(joined | found.view(np.uint8))
+        touching = np.bincount(runs[found], minlength=n) > 0
+        touching[0] = False
+        joined[ys[joins], xs[joins]] = touching[runs[ys[joins], xs[joins]]]
+        grown = cv2.morphologyEx(joined, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))  # (areas)
+        out[box][grown > 0] = 255
     return out
 
 
