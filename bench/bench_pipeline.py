@@ -89,11 +89,31 @@ class Tally:
     seconds_12mp: list[float] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
     """One line per hand not read exactly: what went wrong (``--failures`` prints them)."""
+    checked: bool = False
+    """Whether the warnings were tallied (ours: the peer gives none)."""
+    misread: int = 0
+    misread_pointed: int = 0
+    wrong_hands: int = 0
+    silent_wrong: int = 0
+    right_hands_warned: int = 0
 
     def add(self, found: list[tuple[np.ndarray, str]], truth: list[tuple[np.ndarray, str]],
-            *, complete: bool, name: str = "") -> None:
+            *, complete: bool, name: str = "", pointed: list[bool] | None = None,
+            warned: bool = False) -> None:
+        """Count one photo. ``pointed``: for each found tile, whether a warning names it
+        (a player is told to check it); ``warned``: whether the photo has any warning."""
         m = match_outlines([f[0] for f in found], [t[0] for t in truth])
         named = sum(1 for i, j in m.pairs if found[i][1] == truth[j][1])
+        if pointed is not None:
+            self.checked = True
+            bad = [i for i, j in m.pairs if found[i][1] not in ("", truth[j][1])]
+            self.misread += len(bad)
+            self.misread_pointed += sum(pointed[i] for i in bad)
+            if complete:
+                right = named == len(truth) == len(found)
+                self.wrong_hands += int(not right)
+                self.silent_wrong += int(not right and not warned)
+                self.right_hands_warned += int(right and warned)
         self.truth += len(truth)
         self.found += len(found) if complete else 0
         self.matched += len(m.pairs)
@@ -119,6 +139,13 @@ class Tally:
                f"  named right (of true tiles) {pct(self.named, self.truth)}"]
         if complete:
             out.append(f"  exact hands {pct(self.exact, self.hands)}")
+        if self.checked:
+            out.append(f"  misnamed tiles that a warning points at: {self.misread_pointed} of "
+                       f"{self.misread}")
+            if complete:
+                out.append(f"  hands read wrong with no warning at all: {self.silent_wrong} of "
+                           f"{self.wrong_hands}; hands read right with a warning: "
+                           f"{self.right_hands_warned} of {self.exact}")
         if self.seconds:
             med = 1000 * statistics.median(self.seconds)
             out.append(f"  latency decode->result median {med:.0f} ms over "
@@ -185,12 +212,18 @@ def run_ours(photos: list[Path], truth_of: Any, tally: Tally,
             rec = recognize(photo.image, scale=photo.scale, classifier=classifier,
                             hand_reader=most_likely if hand_reading else None)
             found = [(np.array(t.outline), t.code) for t in rec.tiles]
+            named_by_warnings = {i for w in rec.warnings for i in w.tiles}
+            pointed = [t.index in named_by_warnings for t in rec.tiles]
         dt = time.perf_counter() - t0
         tally.seconds.append(dt)
         if path.suffix.lower() in (".jpg", ".jpeg") and _is_12mp(path):
             tally.seconds_12mp.append(dt)
         truth, complete = truth_of(path)
-        tally.add(found, truth, complete=complete, name=path.stem)
+        if segment_only:
+            tally.add(found, truth, complete=complete, name=path.stem)
+        else:
+            tally.add(found, truth, complete=complete, name=path.stem, pointed=pointed,
+                      warned=bool(rec.warnings))
         if by_table is not None:
             table = _table_of(path)
             by_table.setdefault(table, Tally()).add(found, truth, complete=complete)

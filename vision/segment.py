@@ -340,10 +340,11 @@ def _grown_into(mask: np.ndarray, faint: np.ndarray, lab: np.ndarray, face_lab: 
     hand are lighter than the cloth's median too, but of the cloth's hue.
 
     Why the faces around too: a shadow tints what lies in it, and a row's end in a
-    green-grey shadow on a pale green table was four points of hue from the row's
-    lit faces, and as grey as the table; a third of each of its faces was found
-    and the rest dropped, and two 3 bamboos were read as one sideways tile
-    (benchmark scene 1163). Each part of a face has the hue of the rest of it.
+    green-grey shadow on a pale green table was 14 points of hue from the
+    lightest faces (5 from the row's lit ones) and of the table's hue; a third
+    of each of its faces was found and the rest dropped, and two 3 bamboos
+    were read as one sideways tile (benchmark scene 1163). Each part of a face
+    has the hue of the rest of it.
     ``near`` (working pixels, about a tile) is how far a faint pixel may lie from
     the faces found and how wide the area whose faces lend it their hue; the
     mask grows :data:`GROW_STEPS` times, each step lending the next its hue."""
