@@ -52,3 +52,20 @@ def test_partly_labelled_photos_never_count_extra_tiles() -> None:
     truth = _row(["1m"])
     tally.add([*truth, *_row(["9m"], x0=600)], truth, complete=False, name="photo")
     assert tally.found == 0 and tally.failures == []
+
+
+def test_warnings_are_tallied_against_the_tiles_they_point_at() -> None:
+    """A misnamed tile that a warning points at costs the player a check; a wrong hand
+    without any warning is a silent wrong score; a right hand with one, a false alarm."""
+    tally = bench.Tally()
+    truth = _row(["1m", "2m", "3m"])
+    tally.add(_row(["1m", "5m", "3m"]), truth, complete=True, name="a",
+              pointed=[False, True, False], warned=True)
+    tally.add(_row(["1m", "2m", "4m"]), truth, complete=True, name="b",
+              pointed=[False, False, False], warned=False)
+    tally.add(truth, truth, complete=True, name="c", pointed=[True, False, False], warned=True)
+    assert (tally.misread, tally.misread_pointed) == (2, 1)
+    assert (tally.wrong_hands, tally.silent_wrong, tally.right_hands_warned) == (2, 1, 1)
+    lines = tally.lines("ours", complete=True)
+    assert "  misnamed tiles that a warning points at: 1 of 2" in lines
+    assert any("with no warning at all: 1 of 2" in line for line in lines)
