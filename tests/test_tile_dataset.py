@@ -93,7 +93,8 @@ def test_tile_body_never_mirrors_the_face() -> None:
         assert crop[:15].mean() < 60 and crop[-40:].mean() > 200
 
 
-def test_corner_index_marks_suits_and_winds_only(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_corner_index_marks_suits_winds_and_training_bonus_tiles_only(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     from datasets import tile_dataset
     from datasets.bonus_faces import LATIN_FONTS
 
@@ -106,8 +107,10 @@ def test_corner_index_marks_suits_and_winds_only(monkeypatch: pytest.MonkeyPatch
     rng = np.random.default_rng(1)
     for code in ("5z", "6z", "7z", "1f", "3g", "back"):
         assert tile_dataset.corner_index(face, code, rng) is face
-    for code in ("4m", "9p", "1s", "2z"):
-        marked = tile_dataset.corner_index(face, code, rng)
+    assert tile_dataset.corner_index(face, "6z", rng, bonus=True) is face
+    for code, bonus in (("4m", False), ("9p", False), ("1s", False), ("2z", False),
+                        ("1f", True), ("3g", True)):  # bonus: training flowers, seasons
+        marked = tile_dataset.corner_index(face, code, rng, bonus=bonus)
         top = marked[: artwork.FACE_H // 5, :, 3]
         assert top.max() > 200, code  # the index is printed in a top corner
 
