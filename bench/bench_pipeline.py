@@ -104,13 +104,14 @@ class Tally:
         (a player is told to check it); ``warned``: whether the photo has any warning."""
         m = match_outlines([f[0] for f in found], [t[0] for t in truth])
         named = sum(1 for i, j in m.pairs if found[i][1] == truth[j][1])
+        misnamed = [(i, j) for i, j in m.pairs
+                    if found[i][1] not in ("", truth[j][1])]  # "": --segment-only names nothing
+        right = named == len(truth) == len(found)
         if pointed is not None:
             self.checked = True
-            bad = [i for i, j in m.pairs if found[i][1] not in ("", truth[j][1])]
-            self.misread += len(bad)
-            self.misread_pointed += sum(pointed[i] for i in bad)
+            self.misread += len(misnamed)
+            self.misread_pointed += sum(pointed[i] for i, _ in misnamed)
             if complete:
-                right = named == len(truth) == len(found)
                 self.wrong_hands += int(not right)
                 self.silent_wrong += int(not right and not warned)
                 self.right_hands_warned += int(right and warned)
@@ -118,13 +119,12 @@ class Tally:
         self.found += len(found) if complete else 0
         self.matched += len(m.pairs)
         self.named += named
-        wrong = [f"{truth[j][1]}->{found[i][1]}" for i, j in m.pairs
-                 if found[i][1] not in ("", truth[j][1])]  # "": --segment-only names nothing
+        wrong = [f"{truth[j][1]}->{found[i][1]}" for i, j in misnamed]
         missed = len(truth) - len(m.pairs)
         extra = len(found) - len(m.pairs) if complete else 0  # partly labelled: unknowable
         if complete:
             self.hands += 1
-            self.exact += int(named == len(truth) == len(found))
+            self.exact += int(right)
         if wrong or missed or extra:
             self.failures.append(" ".join([name, *wrong, *([f"missed {missed}"] if missed else []),
                                            *([f"extra {extra}"] if extra else [])]))
@@ -208,22 +208,20 @@ def run_ours(photos: list[Path], truth_of: Any, tally: Tally,
         if segment_only:  # the tiles' outlines only: names are left empty (never right)
             seg = segment(photo.image)
             found = [(q.corners / photo.scale, "") for q in seg.quads]
+            pointed, warned = None, False  # no names, no warnings to tally
         else:
             rec = recognize(photo.image, scale=photo.scale, classifier=classifier,
                             hand_reader=most_likely if hand_reading else None)
             found = [(np.array(t.outline), t.code) for t in rec.tiles]
             named_by_warnings = {i for w in rec.warnings for i in w.tiles}
-            pointed = [t.index in named_by_warnings for t in rec.tiles]
+            pointed, warned = [t.index in named_by_warnings for t in rec.tiles], bool(rec.warnings)
         dt = time.perf_counter() - t0
         tally.seconds.append(dt)
         if path.suffix.lower() in (".jpg", ".jpeg") and _is_12mp(path):
             tally.seconds_12mp.append(dt)
         truth, complete = truth_of(path)
-        if segment_only:
-            tally.add(found, truth, complete=complete, name=path.stem)
-        else:
-            tally.add(found, truth, complete=complete, name=path.stem, pointed=pointed,
-                      warned=bool(rec.warnings))
+        tally.add(found, truth, complete=complete, name=path.stem, pointed=pointed,
+                  warned=warned)
         if by_table is not None:
             table = _table_of(path)
             by_table.setdefault(table, Tally()).add(found, truth, complete=complete)
