@@ -30,8 +30,8 @@ Paths: the shared data folder is ``../shared/datasets`` relative to the
 repository root, overridden by the ``MJLENS_DATASETS`` environment variable or
 an explicit ``root`` argument. Debian-packaged artworks are read from
 ``/usr/share`` (packages ``kdegames-mahjongg-data-kf5``, ``gnome-mahjongg``,
-``fonts-noto-core``, ``fonts-symbola``); SVG needs ``rsvg-convert``
-(``librsvg2-bin``), fonts need Pillow. A source whose files are missing is
+``xmahjongg``, ``fonts-noto-core``, ``fonts-symbola``); SVG needs ``rsvg-convert``
+(``librsvg2-bin``), fonts and GIF tile sets need Pillow. A source whose files are missing is
 simply not in :func:`available_sources`.
 """
 
@@ -59,12 +59,14 @@ FACE_H = 200
 FACE_W = 150
 """Width of every face image (pixels): faces are portrait 3:4."""
 
-HELD_OUT_STYLES: tuple[str, ...] = ("kde_default", "kde_jade")
+HELD_OUT_STYLES: tuple[str, ...] = ("kde_default", "kde_jade", "xmahjongg_real")
 """Artworks never used for training (classifier or scene-based training).
 
 ``kde_jade`` is the ``kde_default`` drawing recoloured (white ink on a dark red
 face), so both are held out together: otherwise the held-out style would leak.
-Use them only for evaluation."""
+``xmahjongg_real`` (a scanned physical Hong Kong set, no relation to the KDE
+drawings) is a second, independent family. Use them only for evaluation; the
+first is the style of the generated test photos."""
 
 CACHE_VERSION = 1
 
@@ -323,6 +325,67 @@ def _gnome(name: str, flower_codes: tuple[str, str, str, str]) -> FaceSet:
     return faces
 
 
+_XMAHJONGG_DIR = Path("/usr/share/games/xmahjongg/tiles")
+# Tile order of xmahjongg's drawn sets (two rows of 21 tiles: normal; two more: highlighted).
+_XMAHJONGG_ORDER: tuple[str, ...] = (
+    *(f"{n}p" for n in range(1, 10)), "4z", "3z", "2z", "1z", "7z", "6z",
+    *(f"{n}m" for n in range(1, 10)), *(f"{n}s" for n in range(1, 10)),
+    "1g", "2g", "3g", "4g", "5z", "4f", "2f", "1f", "3f",
+)
+# The ``real`` set is a photograph of a Hong Kong set laid out in a grid (9 x 5).
+_XMAHJONGG_REAL_ROWS: tuple[tuple[str, ...], ...] = (
+    tuple(f"{n}p" for n in range(1, 10)),
+    tuple(f"{n}s" for n in range(1, 10)),
+    tuple(f"{n}m" for n in range(1, 10)),
+    ("1g", "2g", "3g", "4g", "4z", "2z", "1z", "3z"),
+    ("1f", "2f", "3f", "4f", "6z", "5z", "7z"),
+)
+
+
+def _upscale(img: np.ndarray) -> np.ndarray:
+    """Enlarge a small bitmap face smoothly (INTER_AREA would keep its blocks)."""
+    return cv2.resize(img, (FACE_W, FACE_H), interpolation=cv2.INTER_CUBIC)
+
+
+def _xmahjongg(name: str) -> FaceSet:
+    """An xmahjongg tile set: a GIF of small bitmap tiles with their sides.
+
+    The drawn sets (``dorothys``, ``dorwhite``) paint every face on one flat
+    face colour, so that colour is made transparent and the dataset picks
+    the face colour, as for the other ink layers. ``real`` is a scanned
+    physical set: its faces keep their own colour and shading (opaque).
+    """
+    from PIL import Image  # GIF palettes and transparency: Pillow reads them, OpenCV does not
+
+    rgb = np.asarray(Image.open(_XMAHJONGG_DIR / f"{name}.gif").convert("RGB"))
+    faces: FaceSet = {}
+    if name == "real":
+        ch, cw = rgb.shape[0] / 5, rgb.shape[1] / 9
+        for r, codes in enumerate(_XMAHJONGG_REAL_ROWS):
+            for c, code in enumerate(codes):
+                # inside the dark seams between the photographed tiles
+                y0, y1 = round(r * ch + 0.05 * ch), round((r + 1) * ch - 0.05 * ch)
+                x0, x1 = round(c * cw + 0.06 * cw), round((c + 1) * cw - 0.06 * cw)
+                face = np.empty((y1 - y0, x1 - x0, 4), np.uint8)
+                face[..., :3] = rgb[y0:y1, x0:x1]
+                face[..., 3] = 255
+                faces[code] = [_upscale(face)]
+        return faces
+    ch, cw = rgb.shape[0] // 4, rgb.shape[1] // 21
+    colours, counts = np.unique(rgb[: 2 * ch].reshape(-1, 3), axis=0, return_counts=True)
+    face_rgb = colours[counts.argmax()].astype(np.int16)  # the commonest colour: bare face
+    for i, code in enumerate(_XMAHJONGG_ORDER):
+        r, c = divmod(i, 21)
+        # the face is the top-left part of a cell; the sides are right and below
+        cell = rgb[r * ch : (r + 1) * ch, c * cw : (c + 1) * cw].astype(np.int16)
+        cell = cell[1 : round(0.84 * ch), 1 : round(0.81 * cw)]
+        ink = np.empty((*cell.shape[:2], 4), np.uint8)
+        ink[..., :3] = cell
+        ink[..., 3] = np.clip(np.abs(cell - face_rgb).max(axis=2) * 4, 0, 255)
+        faces[code] = [_upscale(ink)]
+    return faces
+
+
 _FONT_FILES = {
     "font_noto": Path("/usr/share/fonts/truetype/noto/NotoSansSymbols2-Regular.ttf"),
     "font_symbola": Path("/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf"),
@@ -570,6 +633,14 @@ SOURCES: dict[str, Source] = {
         Source("gnome_postmodern", "gnome-mahjongg: themes/postmodern.svg", "GPL-2+",
                lambda r: _gnome("postmodern.svg", ("1f", "2f", "3f", "4f")),
                (str(_GNOME_DIR / "postmodern.svg"), "@rsvg")),
+        Source("xmahjongg_real", "xmahjongg: tiles/real.gif (Mark Sanctuary)", "GPL-2+",
+               lambda r: _xmahjongg("real"), (str(_XMAHJONGG_DIR / "real.gif"), "@pil")),
+        Source("xmahjongg_dorothys", "xmahjongg: tiles/dorothys.gif (Dorothy Robinson)",
+               "GPL-2+", lambda r: _xmahjongg("dorothys"),
+               (str(_XMAHJONGG_DIR / "dorothys.gif"), "@pil")),
+        Source("xmahjongg_dorwhite", "xmahjongg: tiles/dorwhite.gif (Dorothy Robinson)",
+               "GPL-2+", lambda r: _xmahjongg("dorwhite"),
+               (str(_XMAHJONGG_DIR / "dorwhite.gif"), "@pil")),
         Source("font_noto", "fonts-noto-core: Noto Sans Symbols 2", "SIL OFL 1.1",
                lambda r: _font("font_noto"), (str(_FONT_FILES["font_noto"]), "@pil")),
         Source("font_symbola", "fonts-symbola: Symbola", "Symbola licence (free use)",

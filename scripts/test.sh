@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Debian packages the tests use (headless Chromium for the web page tests).
-APT_PACKAGES=(chromium kdegames-mahjongg-data-kf5 librsvg2-bin)
+APT_PACKAGES=(chromium kdegames-mahjongg-data-kf5 librsvg2-bin xmahjongg)
 if [ "${#APT_PACKAGES[@]}" -gt 0 ] && command -v apt-get >/dev/null; then
   missing=()
   for p in "${APT_PACKAGES[@]}"; do

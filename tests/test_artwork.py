@@ -68,3 +68,45 @@ def test_every_training_code_is_drawn_by_several_sources() -> None:
             seen.update(artwork.load_faces(name).keys())
     assert seen["1m"] >= 2
     assert seen["back"] >= 2
+
+
+XMAHJONGG = ("xmahjongg_real", "xmahjongg_dorothys", "xmahjongg_dorwhite")
+ALL_FACES = CODES | {f"{n}{k}" for k in "fg" for n in range(1, 5)}
+
+
+@pytest.mark.skipif(not all(s in artwork.available_sources() for s in XMAHJONGG),
+                    reason="Debian package xmahjongg is not installed")
+@pytest.mark.parametrize("name", XMAHJONGG)
+def test_xmahjongg_sets_have_every_face(name: str, tmp_path: Path,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MJLENS_BUILD", str(tmp_path))
+    faces = artwork.load_faces(name)
+    assert set(faces) == ALL_FACES
+    for (face,) in faces.values():
+        assert face.shape == (artwork.FACE_H, artwork.FACE_W, 4)
+    alpha = np.stack([f[0][..., 3] for f in faces.values()])
+    if name == "xmahjongg_real":  # a scanned set keeps its own face colour
+        assert alpha.min() == 255
+    else:  # drawn on one flat face colour, which becomes transparent
+        assert (alpha == 0).mean() > 0.5
+        assert (alpha == 255).mean() > 0.05
+
+
+@pytest.mark.skipif("xmahjongg_real" not in artwork.available_sources(),
+                    reason="Debian package xmahjongg is not installed")
+def test_xmahjongg_real_grid_names_the_right_faces() -> None:
+    """The scanned set's grid is read in the right order: the shipped classifier
+    (which never saw this set) names its clean playing tiles, and the framed
+    white dragon is the one face with a dark frame."""
+    from vision.classify import TileClassifier
+
+    faces = artwork.load_faces("xmahjongg_real")
+    codes = sorted(CODES)
+    crops = [faces[c][0][..., :3] for c in codes]
+    clf = TileClassifier()
+    probs, _ = clf.probabilities(crops, rgb=True)
+    right = sum(clf.labels[int(p.argmax())] == c for p, c in zip(probs, codes, strict=True))
+    assert right >= 30, right
+    grey = {c: faces[c][0][..., :3].mean(axis=2) for c in codes}
+    frame = {c: g[20:40, 30:120].mean() for c, g in grey.items()}  # the frame's top bar
+    assert min(frame, key=frame.__getitem__) == "5z"
