@@ -120,13 +120,14 @@ class Tally:
         self.matched += len(m.pairs)
         self.named += named
         wrong = [f"{truth[j][1]}->{found[i][1]}" for i, j in misnamed]
-        missed = len(truth) - len(m.pairs)
+        matched = {j for _, j in m.pairs}
+        missed = [code for j, (_, code) in enumerate(truth) if j not in matched]
         extra = len(found) - len(m.pairs) if complete else 0  # partly labelled: unknowable
         if complete:
             self.hands += 1
             self.exact += int(right)
         if wrong or missed or extra:
-            self.failures.append(" ".join([name, *wrong, *([f"missed {missed}"] if missed else []),
+            self.failures.append(" ".join([name, *wrong, *(["missed", *missed] if missed else []),
                                            *([f"extra {extra}"] if extra else [])]))
 
     def lines(self, name: str, *, complete: bool) -> list[str]:

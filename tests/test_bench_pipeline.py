@@ -36,7 +36,7 @@ def test_a_wrong_name_a_missed_and_an_extra_tile_are_listed() -> None:
     found = [*_row(["1m", "5m", "3m"]), *_row(["back"], x0=600)]  # 5z missed, one extra
     tally.add(found, truth, complete=True, name="scene_2")
     assert (tally.hands, tally.exact, tally.named, tally.matched, tally.found) == (1, 0, 2, 3, 4)
-    assert tally.failures == ["scene_2 2m->5m missed 1 extra 1"]
+    assert tally.failures == ["scene_2 2m->5m missed 5z extra 1"]
 
 
 def test_outlines_without_names_list_only_outline_errors() -> None:
@@ -44,7 +44,7 @@ def test_outlines_without_names_list_only_outline_errors() -> None:
     tally = bench.Tally()
     truth = _row(["1m", "2m"])
     tally.add([(q, "") for q, _ in truth[:1]], truth, complete=True, name="scene_3")
-    assert tally.failures == ["scene_3 missed 1"]
+    assert tally.failures == ["scene_3 missed 2m"]
 
 
 def test_partly_labelled_photos_never_count_extra_tiles() -> None:
