@@ -10,15 +10,16 @@
 # The bonus reader starts from the tile classifier's weights and gets READER_MIN
 # minutes; the tile classifier gets whatever is left of TOTAL_MIN after the data
 # builds (at least 20), so a slow or busy machine sees fewer batches instead of a
-# longer run. READER_INIT starts the reader from another checkpoint instead (the
-# shipped reader, run 34, is a chain of fine-tunes: run 10's reader, 12 minutes on the
-# run-15 bonus data, 12 more on the run-34 data with --restyle 0.5 --restyle-kernels 1;
-# models/checkpoint_from_onnx.py turns a shipped model back into a checkpoint to start
-# from, see models/MODEL_CARD.md). Checkpoints are written into $OUT.
+# longer run. READER_INIT starts the reader from another checkpoint instead. The
+# shipped models are chains of fine-tunes (models/MODEL_CARD.md): the tile classifier,
+# run 36, is run 10 fine-tuned 20 minutes on the current data; the reader, run 37, is
+# run 10's reader, 12 minutes on the run-15 bonus data, 12 more on the current data with
+# --restyle 0.5 --restyle-kernels 1. models/checkpoint_from_onnx.py turns a shipped
+# model back into a checkpoint to start from. Checkpoints are written into $OUT.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DATA=${DATA:-build/tiles30}
-BONUS_DATA=${BONUS_DATA:-build/bonus34}
+DATA=${DATA:-build/tiles36}
+BONUS_DATA=${BONUS_DATA:-build/bonus36}
 OUT=${OUT:-build/retrain}
 TOTAL_MIN=${TOTAL_MIN:-57}
 READER_MIN=${READER_MIN:-12}
