@@ -347,33 +347,23 @@ def _upscale(img: np.ndarray) -> np.ndarray:
     return cv2.resize(img, (FACE_W, FACE_H), interpolation=cv2.INTER_CUBIC)
 
 
-def _xmahjongg(name: str) -> FaceSet:
-    """An xmahjongg tile set: a GIF of small bitmap tiles with their sides.
+def _xmahjongg_rgb(name: str) -> np.ndarray:
+    """An xmahjongg tile set's GIF as RGB: Pillow reads GIF palettes, OpenCV does not."""
+    from PIL import Image  # only the data build needs Pillow
 
-    The drawn sets (``dorothys``, ``dorwhite``) paint every face on one flat
-    face colour, so that colour is made transparent and the dataset picks
-    the face colour, as for the other ink layers. ``real`` is a scanned
-    physical set: its faces keep their own colour and shading (opaque).
-    """
-    from PIL import Image  # GIF palettes and transparency: Pillow reads them, OpenCV does not
+    return np.asarray(Image.open(_XMAHJONGG_DIR / f"{name}.gif").convert("RGB"))
 
-    rgb = np.asarray(Image.open(_XMAHJONGG_DIR / f"{name}.gif").convert("RGB"))
-    faces: FaceSet = {}
-    if name == "real":
-        ch, cw = rgb.shape[0] / 5, rgb.shape[1] / 9
-        for r, codes in enumerate(_XMAHJONGG_REAL_ROWS):
-            for c, code in enumerate(codes):
-                # inside the dark seams between the photographed tiles
-                y0, y1 = round(r * ch + 0.05 * ch), round((r + 1) * ch - 0.05 * ch)
-                x0, x1 = round(c * cw + 0.06 * cw), round((c + 1) * cw - 0.06 * cw)
-                face = np.empty((y1 - y0, x1 - x0, 4), np.uint8)
-                face[..., :3] = rgb[y0:y1, x0:x1]
-                face[..., 3] = 255
-                faces[code] = [_upscale(face)]
-        return faces
+
+def _xmahjongg_drawn(name: str) -> FaceSet:
+    """A drawn xmahjongg tile set (``dorothys``, ``dorwhite``): small bitmap tiles
+    with their sides, every face painted on one flat colour, which is made
+    transparent so that the dataset picks the face colour, as for the other
+    ink layers."""
+    rgb = _xmahjongg_rgb(name)
     ch, cw = rgb.shape[0] // 4, rgb.shape[1] // 21
     colours, counts = np.unique(rgb[: 2 * ch].reshape(-1, 3), axis=0, return_counts=True)
     face_rgb = colours[counts.argmax()].astype(np.int16)  # the commonest colour: bare face
+    faces: FaceSet = {}
     for i, code in enumerate(_XMAHJONGG_ORDER):
         r, c = divmod(i, 21)
         # the face is the top-left part of a cell; the sides are right and below
@@ -383,6 +373,24 @@ def _xmahjongg(name: str) -> FaceSet:
         ink[..., :3] = cell
         ink[..., 3] = np.clip(np.abs(cell - face_rgb).max(axis=2) * 4, 0, 255)
         faces[code] = [_upscale(ink)]
+    return faces
+
+
+def _xmahjongg_scanned() -> FaceSet:
+    """xmahjongg's ``real`` set: a scan of a physical set laid out in a grid. Its
+    faces keep their own colour and shading (opaque)."""
+    rgb = _xmahjongg_rgb("real")
+    ch, cw = rgb.shape[0] / 5, rgb.shape[1] / 9
+    faces: FaceSet = {}
+    for r, codes in enumerate(_XMAHJONGG_REAL_ROWS):
+        for c, code in enumerate(codes):
+            # inside the dark seams between the photographed tiles
+            y0, y1 = round(r * ch + 0.05 * ch), round((r + 1) * ch - 0.05 * ch)
+            x0, x1 = round(c * cw + 0.06 * cw), round((c + 1) * cw - 0.06 * cw)
+            face = np.empty((y1 - y0, x1 - x0, 4), np.uint8)
+            face[..., :3] = rgb[y0:y1, x0:x1]
+            face[..., 3] = 255
+            faces[code] = [_upscale(face)]
     return faces
 
 
@@ -634,12 +642,12 @@ SOURCES: dict[str, Source] = {
                lambda r: _gnome("postmodern.svg", ("1f", "2f", "3f", "4f")),
                (str(_GNOME_DIR / "postmodern.svg"), "@rsvg")),
         Source("xmahjongg_real", "xmahjongg: tiles/real.gif (Mark Sanctuary)", "GPL-2+",
-               lambda r: _xmahjongg("real"), (str(_XMAHJONGG_DIR / "real.gif"), "@pil")),
+               lambda r: _xmahjongg_scanned(), (str(_XMAHJONGG_DIR / "real.gif"), "@pil")),
         Source("xmahjongg_dorothys", "xmahjongg: tiles/dorothys.gif (Dorothy Robinson)",
-               "GPL-2+", lambda r: _xmahjongg("dorothys"),
+               "GPL-2+", lambda r: _xmahjongg_drawn("dorothys"),
                (str(_XMAHJONGG_DIR / "dorothys.gif"), "@pil")),
         Source("xmahjongg_dorwhite", "xmahjongg: tiles/dorwhite.gif (Dorothy Robinson)",
-               "GPL-2+", lambda r: _xmahjongg("dorwhite"),
+               "GPL-2+", lambda r: _xmahjongg_drawn("dorwhite"),
                (str(_XMAHJONGG_DIR / "dorwhite.gif"), "@pil")),
         Source("font_noto", "fonts-noto-core: Noto Sans Symbols 2", "SIL OFL 1.1",
                lambda r: _font("font_noto"), (str(_FONT_FILES["font_noto"]), "@pil")),

@@ -150,6 +150,12 @@ SHARED_FLOOR = 0.05
 the rows' seams is not zeroed by one row's noise)."""
 ASPECT_PRIOR = 0.25
 """Cost of a tile count per unit of log-distance from the prior aspect (a mild tie-break)."""
+HOLE = 0.005
+"""Holes in the face mask smaller than this share of the photo are filled before the
+mask is opened (a face is about 0.3 % of a photo of a hand)."""
+SOLID = 0.6
+"""...and only in a part of the mask that covers this share of its outline at least:
+a run of faces, not the net of lines a checked cloth leaves in the mask."""
 MAX_RUN = 18
 """Most faces one run of touching tiles holds: a hand has at most 18 playing tiles
 (four kongs), and its flowers and seasons are set aside. Ink drawn in columns (a
@@ -629,14 +635,6 @@ def _blobs(mask: np.ndarray) -> list[np.ndarray]:
         groups.setdefault(int(group[c[0, 0, 1], c[0, 0, 0]]), []).append(c)
     hulls = [cv2.convexHull(np.concatenate(cs)) for cs in groups.values() if 2 <= len(cs) <= 3]
     return kept + [h for h in hulls if whole(h) and cv2.contourArea(h) <= 1.5 * face_area]
-
-
-HOLE = 0.005
-"""Holes in the face mask smaller than this share of the photo are filled before the
-mask is opened (a face is about 0.3 % of a photo of a hand)."""
-SOLID = 0.6
-"""...and only in a part of the mask that covers this share of its outline at least:
-a run of faces, not the net of lines a checked cloth leaves in the mask."""
 
 
 def _small_holes_filled(mask: np.ndarray) -> np.ndarray:
