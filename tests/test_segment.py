@@ -290,18 +290,23 @@ def test_degenerate_photos_give_no_tiles_and_no_crash(shape: tuple[int, int]) ->
         assert segment(img).quads == ()
 
 
-def test_small_holes_in_solid_runs_are_filled_but_not_a_net_of_lines() -> None:
-    """A framed white dragon leaves a hole in the mask that the opening would break
-    open; the holes of a checked cloth's net of lines are no face's."""
+def test_frames_in_solid_runs_are_filled_but_not_table_strips_or_a_net() -> None:
+    """A framed white dragon leaves a hole in the mask (its frame, around face)
+    that the opening would break open; a patch of table, a strip under the
+    faces and the holes of a checked cloth's net of lines are no face's."""
     from vision.segment import _small_holes_filled
 
     mask = np.zeros((750, 1000), np.uint8)  # the working size of a photo
-    mask[20:80, 20:200] = 255  # a run of faces...
-    mask[30:70, 90:125] = 0  # ...with a framed face's hole
+    mask[20:80, 20:300] = 255  # a run of faces...
+    mask[30:70, 90:125] = 0  # ...with a framed face: a ring of ink...
+    mask[36:64, 96:119] = 255  # ...around its blank middle
+    mask[30:70, 160:195] = 0  # a patch of table (nothing of a face inside)
+    mask[76:79, 210:290] = 0  # a thin strip under the faces
     mask[300:750:12, :] = 255  # a net of one-pixel lines below it
     mask[300:750, ::12] = 255
     out = _small_holes_filled(mask)
-    assert out[20:80, 20:200].all()
+    assert out[30:70, 90:125].all()
+    np.testing.assert_array_equal(out[:, 150:], mask[:, 150:])
     np.testing.assert_array_equal(out[300:], mask[300:])
     big = np.zeros((750, 1000), np.uint8)
     big[10:290, 10:390] = 255

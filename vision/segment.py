@@ -156,6 +156,8 @@ mask is opened (a face is about 0.3 % of a photo of a hand)."""
 SOLID = 0.6
 """...and only in a part of the mask that covers this share of its outline at least:
 a run of faces, not the net of lines a checked cloth leaves in the mask."""
+FRAMED = 0.2
+"""...and only holes whose middle is face for this share at least (a frame's blank)."""
 MAX_RUN = 18
 """Most faces one run of touching tiles holds: a hand has at most 18 playing tiles
 (four kongs), and its flowers and seasons are set aside. Ink drawn in columns (a
@@ -657,13 +659,30 @@ def _small_holes_filled(mask: np.ndarray) -> np.ndarray:
             continue
         outline = contours[parent]
         x, y = outline[0, 0]
-        if pixels[labels[y, x]] >= SOLID * cv2.contourArea(outline):
+        if pixels[labels[y, x]] >= SOLID * cv2.contourArea(outline) and _holds_face(mask, c):
             holes.append(c)
     if not holes:
         return mask
     out = mask.copy()
     cv2.drawContours(out, holes, -1, 255, -1)
     return out
+
+
+def _holds_face(mask: np.ndarray, hole: np.ndarray) -> bool:
+    """Whether a hole of the mask is a frame: about a face's shape, holding face
+    inside it (the frame's blank middle).
+
+    A frame is a ring of ink around blank face; a patch of table enclosed by
+    tiles and their shadows holds none, and the strip between two rows or
+    under a row's faces is long and thin: filling those joined rows and cut
+    faces wrongly (generated scenes 14003, 14042, 14108)."""
+    x, y, w, h = cv2.boundingRect(hole)
+    if min(w, h) < 0.3 * max(w, h):
+        return False  # a strip: the gap between two rows, or under a row's faces
+    inside = np.zeros((h, w), np.uint8)
+    cv2.drawContours(inside, [hole - [x, y]], -1, 255, -1)
+    held = (mask[y:y + h, x:x + w] > 0) & (inside > 0)
+    return bool(held.sum() >= FRAMED * max(1, int((inside > 0).sum())))
 
 
 def _ink_bays_closed(contour: np.ndarray, lab: np.ndarray, table: np.ndarray) -> np.ndarray:
