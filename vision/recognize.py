@@ -25,8 +25,9 @@ LOW_CONFIDENCE = 0.75
 sixteenth session; the classifier of run 36 is surer of itself than run 10, and
 at 0.7 two wrong hands of the generated sets came without any warning (a 3
 characters read as 5 at 0.70, generated scene 09045). At 0.75 none does on the
-four sets (700 hands), and fewer right hands carry a warning than run 10 gave
-at 0.7 (benchmark: 137 of 192 against 155)."""
+four sets it was chosen on (700 hands; a set generated afterwards, real-10, has
+one in 51), and fewer right hands carry a warning than run 10 gave at 0.7
+(benchmark: 138 of 193 against 155 of 192)."""
 BONUS_CODES = frozenset({f"{i}{s}" for s in "fg" for i in range(1, 5)})
 SHOWN_READINGS = 3
 """A tile shows its reading and the next two as alternatives (the page offers
