@@ -294,7 +294,7 @@ def test_frames_in_solid_runs_are_filled_but_not_table_strips_or_a_net() -> None
     """A framed white dragon leaves a hole in the mask (its frame, around face)
     that the opening would break open; a patch of table, a strip under the
     faces and the holes of a checked cloth's net of lines are no face's."""
-    from vision.segment import _small_holes_filled
+    from vision.segment import _frames_filled
 
     mask = np.zeros((750, 1000), np.uint8)  # the working size of a photo
     mask[20:80, 20:300] = 255  # a run of faces...
@@ -304,14 +304,14 @@ def test_frames_in_solid_runs_are_filled_but_not_table_strips_or_a_net() -> None
     mask[76:79, 210:290] = 0  # a thin strip under the faces
     mask[300:750:12, :] = 255  # a net of one-pixel lines below it
     mask[300:750, ::12] = 255
-    out = _small_holes_filled(mask)
+    out = _frames_filled(mask)
     assert out[30:70, 90:125].all()
     np.testing.assert_array_equal(out[:, 150:], mask[:, 150:])
     np.testing.assert_array_equal(out[300:], mask[300:])
     big = np.zeros((750, 1000), np.uint8)
     big[10:290, 10:390] = 255
     big[40:260, 40:360] = 0  # a hole far larger than a face: table, not ink
-    np.testing.assert_array_equal(_small_holes_filled(big), big)
+    np.testing.assert_array_equal(_frames_filled(big), big)
 
 
 @pytest.mark.skipif("xmahjongg_real" not in available_sources(),

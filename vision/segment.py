@@ -598,7 +598,7 @@ def _table_distance(lab: np.ndarray, centres: np.ndarray,
 def _blobs(mask: np.ndarray) -> list[np.ndarray]:
     """Contours of runs of touching faces (seams and ink closed, holes filled)."""
     k = cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5))
-    closed = _small_holes_filled(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, k))
+    closed = _frames_filled(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, k))
     opened = cv2.morphologyEx(closed, cv2.MORPH_OPEN, cv2.getStructuringElement(
         cv2.MORPH_RECT, (3, 3)))
     contours, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -639,8 +639,10 @@ def _blobs(mask: np.ndarray) -> list[np.ndarray]:
     return kept + [h for h in hulls if whole(h) and cv2.contourArea(h) <= 1.5 * face_area]
 
 
-def _small_holes_filled(mask: np.ndarray) -> np.ndarray:
-    """The mask with its small holes filled, before opening it can break them open.
+def _frames_filled(mask: np.ndarray) -> np.ndarray:
+    """The mask with the holes that frames leave in it filled, before opening it can
+    break them open: small (:data:`HOLE`), in a solid run (:data:`SOLID`), and
+    shaped and filled like a frame (:func:`_holds_face`).
 
     A framed white dragon (as Chinese sets draw it) is a dark frame ink on a face
     whose margin outside the frame is a pixel or two wide: the opening that clears
