@@ -5,8 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Debian packages the tests use (headless Chromium for the web page tests; the
-# tile sets, SVG renderer and Chinese brush font of the procedural faces' tests).
+# Debian packages the tests use: headless Chromium (web page tests), tile sets and
+# the SVG renderer (generated photos, artwork loaders), a Chinese brush font
+# (procedural flower and season faces).
 APT_PACKAGES=(chromium kdegames-mahjongg-data-kf5 librsvg2-bin xmahjongg fonts-arphic-ukai)
 if [ "${#APT_PACKAGES[@]}" -gt 0 ] && command -v apt-get >/dev/null; then
   missing=()

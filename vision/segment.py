@@ -157,7 +157,11 @@ SOLID = 0.6
 """...and only in a part of the mask that covers this share of its outline at least:
 a run of faces, not the net of lines a checked cloth leaves in the mask."""
 FRAMED = 0.2
-"""...and only holes whose middle is face for this share at least (a frame's blank)."""
+"""...and only holes whose middle is face for this share at least (a frame's blank),
+and whose short side is :data:`STRIP` of the long one at least."""
+STRIP = 0.3
+"""A hole narrower than this for its length is a strip: the gap between two rows,
+or under a row's faces."""
 MAX_RUN = 18
 """Most faces one run of touching tiles holds: a hand has at most 18 playing tiles
 (four kongs), and its flowers and seasons are set aside. Ink drawn in columns (a
@@ -679,8 +683,8 @@ def _holds_face(mask: np.ndarray, hole: np.ndarray) -> bool:
     under a row's faces is long and thin: filling those joined rows and cut
     faces wrongly (generated scenes 14003, 14042, 14108)."""
     x, y, w, h = cv2.boundingRect(hole)
-    if min(w, h) < 0.3 * max(w, h):
-        return False  # a strip: the gap between two rows, or under a row's faces
+    if min(w, h) < STRIP * max(w, h):
+        return False
     inside = np.zeros((h, w), np.uint8)
     cv2.drawContours(inside, [hole - [x, y]], -1, 255, -1)
     held = (mask[y:y + h, x:x + w] > 0) & (inside > 0)
