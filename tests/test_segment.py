@@ -323,3 +323,23 @@ def test_a_row_drawn_in_columns_is_not_cut_into_more_faces_than_a_hand_has() -> 
     seg = segment(scene.image)
     m = match_outlines([q.corners for q in seg.quads], [np.array(t.outline) for t in scene.tiles])
     assert m.recall == 1.0 and m.precision == 1.0
+
+
+def test_a_plain_tile_of_the_faces_colour_beside_a_run_is_a_blank_face() -> None:
+    """A blank white dragon in shadow at a run's end, on a pink cloth as light as
+    it, fell out of the face mask and was taken for a face-down tile (generated
+    scene 15161): a set's back is never the colour of its faces."""
+    img, truth = _row_photo(4, backs=(3,))
+    img[(np.abs(img.astype(int) - (30, 110, 60)).sum(axis=2) < 20)] = (200, 160, 185)
+    x, y, w, h = 40 + 3 * 36, 70, 36, 48
+    img[y:y + h, x + 1:x + w] = (np.array((245, 243, 235)) * 0.75).astype(np.uint8)
+    seg = segment(img)
+    m = match_outlines([q.corners for q in seg.quads], truth)
+    assert m.recall == 1.0 and m.precision == 1.0
+    blank = {j: (seg.quads[i].blank, seg.quads[i].face_down) for i, j in m.pairs}
+    assert blank == {0: (False, False), 1: (False, False), 2: (False, False), 3: (True, False)}
+    # the same tile in a back's colour is still a back
+    img[y:y + h, x + 1:x + w] = (40, 90, 170)
+    seg = segment(img)
+    assert [q.face_down for q in sorted(seg.quads, key=lambda q: q.centre[0])] == [
+        False, False, False, True]

@@ -16,6 +16,7 @@ from typing import Any, Protocol, cast
 
 import numpy as np
 
+from vision.backs import crop_colour, has_faces_colour
 from vision.group import is_flipped, lay_out
 from vision.rectify import crop_tile, order_corners
 from vision.segment import WORK_SIDE, Segmentation, segment
@@ -206,10 +207,13 @@ def _read(image: np.ndarray, seg: Segmentation, scale: float, classifier: Classi
     both_ways = {i: (ranking[i], turned) for i, turned in zip(other_way, ranked[n:], strict=True)}
     for i, (as_cut, turned) in both_ways.items():
         ranking[i] = _either_way(as_cut, turned)
-    # Crops the model is sure are not tiles are table patterns, not tiles.
+    _no_backs_of_faces_colour(ranking, crops, {i for i in faces if seg.quads[i].blank})
+    # Crops the model is sure are not tiles are table patterns, not tiles (but a
+    # blank face is a tile: the segmenter saw it plain, of the faces' colour, in a run).
     keep = [i for i in range(len(quads))
-            if i not in guesses or not (guesses[i].top3 and guesses[i].top3[0].code == "none"
-                                        and guesses[i].confidence >= 0.5)]
+            if i not in guesses or seg.quads[i].blank
+            or not (guesses[i].top3 and guesses[i].top3[0].code == "none"
+                    and guesses[i].confidence >= 0.5)]
     flipped = is_flipped([guesses[i].orientation for i in keep if i in guesses],
                          [certainty[i] for i in keep if i in guesses])
     layout = lay_out([quads[i] for i in keep], flipped=flipped, right=right,
@@ -291,6 +295,26 @@ def _either_way(as_cut: Sequence[tuple[str, float]], turned: Sequence[tuple[str,
         for code, prob in readings:
             p[code] = p.get(code, 0.0) + weight * prob
     return sorted(p.items(), key=lambda cp: -cp[1])
+
+
+def _no_backs_of_faces_colour(ranking: dict[int, list[tuple[str, float]]],
+                              crops: Sequence[np.ndarray], blank: set[int]) -> None:
+    """Drop the reading "back" (in place) from face-up tiles of the faces' colour.
+
+    Why: the classifier normalises each crop's brightness, so a blank face (a
+    Japanese set's white dragon) and a plain back look alike to it; their colour
+    tells them apart (:mod:`vision.backs`). The faces' colour is the median of the
+    other face-up tiles'; the tiles in ``blank`` the segmenter found of that
+    colour already. The remaining readings are renormalised (they are the
+    classifier's, given that the tile is not a back)."""
+    doubted = [i for i, r in ranking.items() if i in blank or (r and r[0][0] == "back")]
+    others = [crop_colour(crops[i]) for i in ranking if i not in doubted and i not in blank]
+    faces = np.median(np.array(others), axis=0) if len(others) >= 2 else None
+    for i in doubted:
+        rest = [(c, p) for c, p in ranking[i] if c != "back"]
+        total = sum(p for _, p in rest)
+        if total > 0 and (i in blank or has_faces_colour(crop_colour(crops[i]), faces)):
+            ranking[i] = [(c, p / total) for c, p in rest]
 
 
 def _likelier(code: str, a: Sequence[tuple[str, float]], b: Sequence[tuple[str, float]]

@@ -37,6 +37,8 @@ from functools import cached_property
 import cv2
 import numpy as np
 
+from vision.backs import has_faces_colour
+
 WORK_SIDE = 1000
 """Longest side of the working copy (pixels): tiles stay >= ~25 px wide in a hand photo."""
 FACE_ASPECT = 0.75
@@ -184,6 +186,7 @@ class TileQuad:
     sideways: bool  # a face wider than tall (a turned tile in a meld)
     face_down: bool = False  # the tile's back, beside a run of faces (a concealed kong)
     turn_unsure: bool = False  # only a little wider than tall: may be upright, read both ways
+    blank: bool = False  # plain, of the faces' colour, beside a run: a blank face (vision.backs)
 
     @property
     def centre(self) -> np.ndarray:
@@ -1491,14 +1494,19 @@ def _normalised(strength: np.ndarray, start: int, end: int) -> np.ndarray:
 
 def _with_face_down(cut: list[tuple[np.ndarray, int, bool]], strip: _Strip, lab: np.ndarray,
                     table: np.ndarray, mask: np.ndarray,
-                    ) -> list[tuple[np.ndarray, int, bool, bool]]:
-    """Add the face-down tiles that continue a run of faces at either end.
+                    ) -> list[tuple[np.ndarray, int, bool, str]]:
+    """Add the face-down tiles that continue a run of faces at either end, each marked
+    "back" (the run's own faces: "").
 
     A tile's back is neither face nor table: one plain colour, the size of a
     face, right where the next tile of the run would be (a concealed kong shows
-    two backs at its ends, or two in the middle between two runs).
+    two backs at its ends, or two in the middle between two runs). A plain
+    tile there of the faces' own colour is a blank face (a Japanese set's white
+    dragon, in shadow beside the run): it is marked "blank" and added face up
+    (:mod:`vision.backs`).
     """
-    out: list[tuple[np.ndarray, int, bool, bool]] = [(c, ln, sw, False) for c, ln, sw in cut]
+    out: list[tuple[np.ndarray, int, bool, str]] = [(c, ln, sw, "") for c, ln, sw in cut]
+    paper = _faces_colour([_to_image(c, strip) for c, _, _ in cut], lab, mask)
     upright = [c for c, _, sw in cut if not sw] or [c for c, _, _ in cut]
     pitch = float(np.median([c[1, 0] - c[0, 0] for c in upright]))
     top = float(np.median([c[0, 1] for c in upright]))
@@ -1508,38 +1516,73 @@ def _with_face_down(cut: list[tuple[np.ndarray, int, bool]], strip: _Strip, lab:
         for _ in range(2):
             a, b = (edge - pitch, edge) if direction < 0 else (edge, edge + pitch)
             corners = np.array([[a, top], [b, top], [b, bot], [a, bot]], np.float64)
-            hom = np.c_[corners, np.ones(4)] @ strip.to_image.T
-            quad = hom[:, :2] / hom[:, 2:3]
-            if not _looks_face_down(quad, lab, table, mask):
+            plain = _plain_tile(_to_image(corners, strip), lab, table, mask)
+            if plain is None:
                 break
-            out.append((corners, cut[0][1], False, True))
+            out.append((corners, cut[0][1], False, "blank" if has_faces_colour(plain, paper)
+                        else "back"))
             edge = a if direction < 0 else b
     out.sort(key=lambda t: float(t[0][0, 0]))
     return out
 
 
-def _looks_face_down(quad: np.ndarray, lab: np.ndarray, table: np.ndarray,
-                     mask: np.ndarray) -> bool:
-    h, w = mask.shape
+def _to_image(corners: np.ndarray, strip: _Strip) -> np.ndarray:
+    """Corners in a strip's frame -> working pixels."""
+    hom = np.c_[corners, np.ones(4)] @ strip.to_image.T
+    out: np.ndarray = hom[:, :2] / hom[:, 2:3]
+    return out
+
+
+def _inner_region(quad: np.ndarray, shape: tuple[int, ...], shrink: float
+                  ) -> tuple[slice, slice, np.ndarray] | None:
+    """The middle of a quad (``shrink`` of its size, away from the seams): the rows and
+    columns of its box and a boolean selection within them; None off the picture."""
+    h, w = shape[:2]
     if quad[:, 0].min() < 0 or quad[:, 1].min() < 0 or quad[:, 0].max() >= w or (
             quad[:, 1].max() >= h):
-        return False
+        return None
     centre = quad.mean(axis=0)
-    inner = (centre + 0.7 * (quad - centre)).astype(np.int32)  # away from the seams
+    inner = (centre + shrink * (quad - centre)).astype(np.int32)
     x0, y0 = inner.min(axis=0)
     x1, y1 = inner.max(axis=0) + 1
     region = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.fillConvexPoly(region, inner - [x0, y0], 255)
-    sel = region > 0
+    return slice(y0, y1), slice(x0, x1), region > 0
+
+
+def _faces_colour(quads: list[np.ndarray], lab: np.ndarray, mask: np.ndarray
+                  ) -> np.ndarray | None:
+    """The faces' own colour (median Lab of the face pixels in the middle of ``quads``)."""
+    px = []
+    for quad in quads:
+        inner = _inner_region(quad, mask.shape, 0.6)
+        if inner is not None:
+            rows, cols, sel = inner
+            px.append(lab[rows, cols][sel & (mask[rows, cols] > 0)])
+    both = np.concatenate(px) if px else np.zeros((0, 3), np.float32)
+    return np.median(both, axis=0) if len(both) >= 20 else None
+
+
+def _plain_tile(quad: np.ndarray, lab: np.ndarray, table: np.ndarray, mask: np.ndarray
+                ) -> np.ndarray | None:
+    """The colour (median Lab) of a tile-sized patch of one plain colour that is neither
+    a face the mask found nor the table; None when it is not one."""
+    inner = _inner_region(quad, mask.shape, 0.7)  # away from the seams
+    if inner is None:
+        return None
+    rows, cols, sel = inner
     if sel.sum() < MIN_TILE_PX * MIN_TILE_PX / 2:
-        return False
-    if (mask[y0:y1, x0:x1][sel] > 0).mean() > 0.2:
-        return False  # a face, not a back
-    px = lab[y0:y1, x0:x1][sel]
+        return None
+    if (mask[rows, cols][sel] > 0).mean() > 0.2:
+        return None  # a face with ink, already cut (or not a tile)
+    px = lab[rows, cols][sel]
     chroma_dist = _table_distance(px[None], table, HUE_ONLY)[0]
     if np.median(chroma_dist) < 10 or (chroma_dist < 6).mean() > 0.2:
-        return False  # the table (or its shadow) shows there
-    return bool(px.std(axis=0)[1:].max() < 8 and px[:, 0].std() < 18)  # one plain colour
+        return None  # the table (or its shadow) shows there
+    if px.std(axis=0)[1:].max() >= 8 or px[:, 0].std() >= 18:
+        return None  # not one plain colour
+    out: np.ndarray = np.median(px, axis=0)
+    return out
 
 
 def _drop_duplicates(quads: list[TileQuad]) -> list[TileQuad]:
@@ -1894,12 +1937,11 @@ def segment(image: np.ndarray, *, work_side: int = WORK_SIDE) -> Segmentation:
         if len(lines) == 1 and len(cut) <= 14:  # a run of a hand: look for face-down tiles
             found = _with_face_down(cut, strip, lab, table, mask)
         else:
-            found = [(c, ln, sw, False) for c, ln, sw in cut]
-        for corners, line, sideways, down in found:
-            hom = np.c_[corners, np.ones(4)] @ strip.to_image.T
-            pts = hom[:, :2] / hom[:, 2:3] / scale
-            quads.append(TileQuad(pts, bi, line, sideways, down,
-                                  sideways and _wide(corners) < SURELY_TURNED))
+            found = [(c, ln, sw, "") for c, ln, sw in cut]
+        for corners, line, sideways, plain in found:
+            quads.append(TileQuad(_to_image(corners, strip) / scale, bi, line, sideways,
+                                  plain == "back", sideways and _wide(corners) < SURELY_TURNED,
+                                  plain == "blank"))
     quads = _drop_duplicates(quads)
     edge = 2.0 / scale
     cut_by_edge = tuple(
