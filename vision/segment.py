@@ -33,6 +33,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Literal
 
 import cv2
 import numpy as np
@@ -1101,6 +1102,12 @@ class _Strip:
     mask: np.ndarray
     to_image: np.ndarray  # 3x3 homography strip -> working image
 
+    def to_working(self, points: np.ndarray) -> np.ndarray:
+        """Points (N, 2) in strip pixels -> working pixels."""
+        hom = np.c_[points, np.ones(len(points))] @ self.to_image.T
+        out: np.ndarray = hom[:, :2] / hom[:, 2:3]
+        return out
+
 
 def _affine_strip(gray: np.ndarray, blob_mask: np.ndarray, contour: np.ndarray,
                   transpose: bool) -> _Strip:
@@ -1195,8 +1202,7 @@ def _upright_strip(gray: np.ndarray, blob_mask: np.ndarray, contour: np.ndarray,
         return rough
     pad = 3
     w, h = round(width) + 2 * pad, round(height) + 2 * pad
-    img_quad = np.c_[quad, np.ones(4)] @ rough.to_image.T
-    img_quad = img_quad[:, :2] / img_quad[:, 2:3]
+    img_quad = rough.to_working(quad)
     dst = np.array([[pad, pad], [w - pad, pad], [w - pad, h - pad], [pad, h - pad]], np.float32)
     to_strip = cv2.getPerspectiveTransform(img_quad.astype(np.float32), dst)
     g = cv2.warpPerspective(gray, to_strip, (w, h), flags=cv2.INTER_LINEAR)
@@ -1492,9 +1498,14 @@ def _normalised(strength: np.ndarray, start: int, end: int) -> np.ndarray:
     return out
 
 
+Plain = Literal["", "back", "blank"]
+"""What :func:`_with_face_down` made of a cell: one of the run's faces (""), a
+face-down tile, or a blank face beside the run."""
+
+
 def _with_face_down(cut: list[tuple[np.ndarray, int, bool]], strip: _Strip, lab: np.ndarray,
                     table: np.ndarray, mask: np.ndarray,
-                    ) -> list[tuple[np.ndarray, int, bool, str]]:
+                    ) -> list[tuple[np.ndarray, int, bool, Plain]]:
     """Add the face-down tiles that continue a run of faces at either end, each marked
     "back" (the run's own faces: "").
 
@@ -1505,8 +1516,8 @@ def _with_face_down(cut: list[tuple[np.ndarray, int, bool]], strip: _Strip, lab:
     dragon, in shadow beside the run): it is marked "blank" and added face up
     (:mod:`vision.backs`).
     """
-    out: list[tuple[np.ndarray, int, bool, str]] = [(c, ln, sw, "") for c, ln, sw in cut]
-    paper = _faces_colour([_to_image(c, strip) for c, _, _ in cut], lab, mask)
+    out: list[tuple[np.ndarray, int, bool, Plain]] = [(c, ln, sw, "") for c, ln, sw in cut]
+    paper = _faces_colour([strip.to_working(c) for c, _, _ in cut], lab, mask)
     upright = [c for c, _, sw in cut if not sw] or [c for c, _, _ in cut]
     pitch = float(np.median([c[1, 0] - c[0, 0] for c in upright]))
     top = float(np.median([c[0, 1] for c in upright]))
@@ -1516,20 +1527,13 @@ def _with_face_down(cut: list[tuple[np.ndarray, int, bool]], strip: _Strip, lab:
         for _ in range(2):
             a, b = (edge - pitch, edge) if direction < 0 else (edge, edge + pitch)
             corners = np.array([[a, top], [b, top], [b, bot], [a, bot]], np.float64)
-            plain = _plain_tile(_to_image(corners, strip), lab, table, mask)
+            plain = _plain_tile(strip.to_working(corners), lab, table, mask)
             if plain is None:
                 break
             out.append((corners, cut[0][1], False, "blank" if has_faces_colour(plain, paper)
                         else "back"))
             edge = a if direction < 0 else b
     out.sort(key=lambda t: float(t[0][0, 0]))
-    return out
-
-
-def _to_image(corners: np.ndarray, strip: _Strip) -> np.ndarray:
-    """Corners in a strip's frame -> working pixels."""
-    hom = np.c_[corners, np.ones(4)] @ strip.to_image.T
-    out: np.ndarray = hom[:, :2] / hom[:, 2:3]
     return out
 
 
@@ -1639,11 +1643,7 @@ class _Reading:
 
     def _corners(self) -> list[np.ndarray]:
         """Each face's corners in working pixels (strips differ in scale)."""
-        out = []
-        for corners, _, _ in self.cut:
-            hom = np.c_[corners, np.ones(4)] @ self.strip.to_image.T
-            out.append(hom[:, :2] / hom[:, 2:3])
-        return out
+        return [self.strip.to_working(corners) for corners, _, _ in self.cut]
 
     def sizes(self) -> list[tuple[float, float, bool]]:
         """Width and height of each face in working pixels."""
@@ -1934,12 +1934,11 @@ def segment(image: np.ndarray, *, work_side: int = WORK_SIDE) -> Segmentation:
         if not cut:
             continue
         lines = {line for _, line, _ in cut}
+        found: list[tuple[np.ndarray, int, bool, Plain]] = [(c, ln, sw, "") for c, ln, sw in cut]
         if len(lines) == 1 and len(cut) <= 14:  # a run of a hand: look for face-down tiles
             found = _with_face_down(cut, strip, lab, table, mask)
-        else:
-            found = [(c, ln, sw, "") for c, ln, sw in cut]
         for corners, line, sideways, plain in found:
-            quads.append(TileQuad(_to_image(corners, strip) / scale, bi, line, sideways,
+            quads.append(TileQuad(strip.to_working(corners) / scale, bi, line, sideways,
                                   plain == "back", sideways and _wide(corners) < SURELY_TURNED,
                                   plain == "blank"))
     quads = _drop_duplicates(quads)
