@@ -224,3 +224,18 @@ def test_an_upright_tile_taken_for_a_turned_one_is_read_upright(
     assert tile.code == "6s" and not tile.sideways and tile.low_confidence
     assert tile.crop is not None and classify([tile.crop], rgb=True)[0].code == "6s"
     assert rec.codes == plain.codes
+
+
+def test_a_face_down_tile_outside_a_kong_of_four_is_pointed_at() -> None:
+    """A concealed kong read as "red dragon, red dragon, back" (one back lost against
+    the table) made a hand of the right count and no warning (generated scene 19067)."""
+    from vision.recognize import Group, RecognizedTile, stray_backs
+
+    def tile(i: int, code: str, group: int) -> RecognizedTile:
+        return RecognizedTile(i, code, 1.0, (), 0, code == "back", False,
+                              ((0, 0), (1, 0), (1, 1), (0, 1)), 0, group, False)
+
+    codes = [("7z", 1), ("7z", 1), ("back", 1), ("back", 2), ("1p", 2), ("1p", 2), ("back", 2)]
+    tiles = [tile(i, c, g) for i, (c, g) in enumerate(codes)]
+    groups = [Group(1, 0, "meld", (0, 1, 2)), Group(2, 0, "meld", (3, 4, 5, 6))]
+    assert stray_backs(tiles, groups) == [2]
