@@ -308,6 +308,8 @@ def _no_backs_of_faces_colour(ranking: dict[int, list[tuple[str, float]]],
     colour already. The remaining readings are renormalised (they are the
     classifier's, given that the tile is not a back)."""
     doubted = [i for i, r in ranking.items() if i in blank or (r and r[0][0] == "back")]
+    if not doubted:
+        return
     others = [crop_colour(crops[i]) for i in ranking if i not in doubted and i not in blank]
     faces = np.median(np.array(others), axis=0) if len(others) >= 2 else None
     for i in doubted:

@@ -1524,7 +1524,6 @@ def _with_face_down(cut: list[tuple[np.ndarray, int, bool]], strip: _Strip, lab:
     (:mod:`vision.backs`).
     """
     out: list[tuple[np.ndarray, int, bool, Plain]] = [(c, ln, sw, "") for c, ln, sw in cut]
-    paper = _faces_colour([strip.to_working(c) for c, _, _ in cut], lab, mask)
     upright = [c for c, _, sw in cut if not sw] or [c for c, _, _ in cut]
     pitch = float(np.median([c[1, 0] - c[0, 0] for c in upright]))
     top = float(np.median([c[0, 1] for c in upright]))
@@ -1537,6 +1536,7 @@ def _with_face_down(cut: list[tuple[np.ndarray, int, bool]], strip: _Strip, lab:
             plain = _plain_tile(strip.to_working(corners), lab, table, mask)
             if plain is None:
                 break
+            paper = _faces_colour([strip.to_working(c) for c, _, _ in cut], lab, mask)
             out.append((corners, cut[0][1], False, "blank" if has_faces_colour(plain, paper)
                         else "back"))
             edge = a if direction < 0 else b
