@@ -347,9 +347,10 @@ def test_a_plain_tile_of_the_faces_colour_beside_a_run_is_a_blank_face() -> None
 
 def test_a_back_with_a_little_table_in_its_corner_is_still_a_back() -> None:
     """A back seen at an angle does not fill the probe's upright box: a little table
-    shows in its corner (four concealed kongs' backs were lost so, generated set real-11)."""
+    shows in its corner (six backs of four concealed kongs were lost so, generated set
+    real-11)."""
     img, truth = _row_photo(4, backs=(0, 3))
-    x, y, w, h = 40 + 3 * 36, 70, 36, 48
+    x, y, w = 40 + 3 * 36, 70, 36
     corner = np.array([[x + w - 14, y + 8], [x + w - 6, y + 8], [x + w - 6, y + 20]], np.int32)
     cv2.fillPoly(img, [corner], (200, 60, 120))  # a pink cloth's corner in the back's middle
     seg = segment(img)

@@ -1570,8 +1570,8 @@ def _faces_colour(quads: list[np.ndarray], lab: np.ndarray, mask: np.ndarray
         if inner is not None:
             rows, cols, sel = inner
             px.append(lab[rows, cols][sel & (mask[rows, cols] > 0)])
-    both = np.concatenate(px) if px else np.zeros((0, 3), np.float32)
-    return np.median(both, axis=0) if len(both) >= 20 else None
+    pixels = np.concatenate(px) if px else np.zeros((0, 3), np.float32)
+    return np.median(pixels, axis=0) if len(pixels) >= 20 else None
 
 
 def _plain_tile(quad: np.ndarray, lab: np.ndarray, table: np.ndarray, mask: np.ndarray
