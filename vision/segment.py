@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Literal
 
 import cv2
@@ -1524,6 +1524,8 @@ def _with_face_down(cut: list[tuple[np.ndarray, int, bool]], strip: _Strip, lab:
     (:mod:`vision.backs`).
     """
     out: list[tuple[np.ndarray, int, bool, Plain]] = [(c, ln, sw, "") for c, ln, sw in cut]
+    # (measured once, and only if a plain tile is found: most runs have none)
+    paper = cache(lambda: _faces_colour([strip.to_working(c) for c, _, _ in cut], lab, mask))
     upright = [c for c, _, sw in cut if not sw] or [c for c, _, _ in cut]
     pitch = float(np.median([c[1, 0] - c[0, 0] for c in upright]))
     top = float(np.median([c[0, 1] for c in upright]))
@@ -1536,8 +1538,7 @@ def _with_face_down(cut: list[tuple[np.ndarray, int, bool]], strip: _Strip, lab:
             plain = _plain_tile(strip.to_working(corners), lab, table, mask)
             if plain is None:
                 break
-            paper = _faces_colour([strip.to_working(c) for c, _, _ in cut], lab, mask)
-            out.append((corners, cut[0][1], False, "blank" if has_faces_colour(plain, paper)
+            out.append((corners, cut[0][1], False, "blank" if has_faces_colour(plain, paper())
                         else "back"))
             edge = a if direction < 0 else b
     out.sort(key=lambda t: float(t[0][0, 0]))
