@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import itertools
 import json
 import time
 from pathlib import Path
@@ -25,12 +26,17 @@ from vision.classify import (
     MODEL_FILES,
     NONE,
     OTHER,
+    READ_AGAIN,
+    READER_VIEWS,
     TURNABLE,
     TileClassifier,
     TileGuess,
     _model_dir,
+    _moved,
     _softmax,
+    _two_views,
     classify,
+    preprocess,
 )
 
 REPO = Path(__file__).resolve().parents[1]
@@ -149,6 +155,46 @@ def test_the_second_stage_reads_only_crops_that_may_be_bonus_tiles(clf: TileClas
     np.testing.assert_array_equal(both[~gated], first[~gated])
     assert not np.allclose(both[gated], first[gated])
     np.testing.assert_allclose(both.sum(1), 1, atol=1e-5)
+
+
+def test_views_move_the_picture_as_they_say() -> None:
+    """A shift of ``dx`` moves the picture right by that share of the width, a zoom
+    below 1 shrinks it about the centre, and the plain view is the batch itself."""
+    batch = np.zeros((1, 3, 100, 50), np.float32)
+    batch[0, :, 40:60, 20:30] = 255.0  # a block around the centre
+    assert _moved(batch, 0.0, 0.0, 1.0) is batch
+    right = _moved(batch, 0.1, 0.0, 1.0)[0, 0]
+    cols = np.flatnonzero(right.max(axis=0) > 128)
+    assert (cols.min(), cols.max()) == (25, 34)
+    down = _moved(batch, 0.0, 0.1, 1.0)[0, 0]
+    rows = np.flatnonzero(down.max(axis=1) > 128)
+    assert (rows.min(), rows.max()) == (50, 69)
+    small = _moved(batch, 0.0, 0.0, 0.5)[0, 0]
+    rows = np.flatnonzero(small.max(axis=1) > 128)
+    assert rows.min() >= 44 and rows.max() <= 55
+
+
+def test_the_reader_looks_again_only_at_crops_it_is_unsure_of(clf: TileClassifier) -> None:
+    """A sure reading is the two ways up averaged, as for the tile model; an unsure
+    one is the mean over every view (``READER_VIEWS``), and still sums to 1."""
+    reader = clf.bonus_reader
+    assert reader is not None
+    items = real_crops(("J",))
+    crops = [cv2.imread(str(p)) for p, code in items if code[-1] in "fg"]
+    # two flowers laid over each other: a crop no reader can be sure of
+    crops += [cv2.addWeighted(a, 0.5, cv2.resize(b, a.shape[1::-1]), 0.5, 0.0)
+              for a, b in itertools.pairwise(crops[:5])]
+    batch = preprocess(crops, reader.size)
+    once = _two_views(reader.session, batch)[0]
+    unsure = once.max(axis=1) < READ_AGAIN
+    assert unsure.any() and not unsure.all()
+    turned = batch[:, :, ::-1, ::-1]
+    views = np.mean([_softmax(reader.session.run(None, {"image": _moved(b, *v)})[0])
+                     for v in READER_VIEWS for b in (batch, turned)], axis=0)
+    got = reader.probabilities(crops)
+    np.testing.assert_allclose(got[~unsure], once[~unsure], atol=1e-6)
+    np.testing.assert_allclose(got[unsure], views[unsure], atol=1e-5)
+    np.testing.assert_allclose(got.sum(axis=1), 1, atol=1e-5)
 
 
 def test_results_are_immutable_and_complete(clf: TileClassifier) -> None:
