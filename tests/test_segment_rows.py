@@ -57,6 +57,15 @@ def test_a_long_row_in_a_steep_photo_finds_its_tile_count_from_its_seams(seed: i
     assert _errors(seed, tilt=42.0) == (0, 0)
 
 
+@pytest.mark.parametrize("seed", [19088, 19107])
+def test_a_row_whose_ink_outshines_its_seams_is_cut_into_equal_faces(seed: int) -> None:
+    """In the scanned style the seams are soft and 8 dots and bamboos draw dark
+    columns: the cuts slid onto the ink, a face too many (4 and 2 tiles missed,
+    3 and 3 extra before the fix; real-12 scenes, as the benchmark command makes
+    them). A long row's faces are the same width: an equal cut wins."""
+    assert _errors(seed, size=(3000, 4000), style="xmahjongg_real") == (0, 0)
+
+
 def test_seams_washed_out_over_the_face_show_in_its_margins() -> None:
     """Eight abutting faces whose seams blur away over the faces' height (bamboo and
     characters' strokes were as dark): the notches at the top and bottom of each seam,
