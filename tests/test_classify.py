@@ -181,7 +181,7 @@ def test_the_reader_looks_again_only_at_crops_it_is_unsure_of(clf: TileClassifie
     assert reader is not None
     items = real_crops(("J",))
     crops = [cv2.imread(str(p)) for p, code in items if code[-1] in "fg"]
-    # two flowers laid over each other: a crop no reader can be sure of
+    # two flowers laid over each other: crops the reader is unsure of
     crops += [cv2.addWeighted(a, 0.5, cv2.resize(b, a.shape[1::-1]), 0.5, 0.0)
               for a, b in itertools.pairwise(crops[:5])]
     batch = preprocess(crops, reader.size)
