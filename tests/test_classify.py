@@ -22,13 +22,13 @@ import pytest
 from scoring.tiles import ALL_TILES
 from vision.classify import (
     BONUS_GATE,
+    BONUS_READ_AGAIN,
     BONUS_READER_FILES,
     MODEL_FILES,
     NONE,
     OTHER,
-    READ_AGAIN,
-    READER_VIEWS,
     TURNABLE,
+    VIEWS,
     TileClassifier,
     TileGuess,
     _model_dir,
@@ -176,7 +176,7 @@ def test_views_move_the_picture_as_they_say() -> None:
 
 def test_the_reader_looks_again_only_at_crops_it_is_unsure_of(clf: TileClassifier) -> None:
     """A sure reading is the two ways up averaged, as for the tile model; an unsure
-    one is the mean over every view (``READER_VIEWS``), and still sums to 1."""
+    one is the mean over every view (``VIEWS``), and still sums to 1."""
     reader = clf.bonus_reader
     assert reader is not None
     items = real_crops(("J",))
@@ -186,11 +186,11 @@ def test_the_reader_looks_again_only_at_crops_it_is_unsure_of(clf: TileClassifie
               for a, b in itertools.pairwise(crops[:5])]
     batch = preprocess(crops, reader.size)
     once = _two_views(reader.session, batch)[0]
-    unsure = once.max(axis=1) < READ_AGAIN
+    unsure = once.max(axis=1) < BONUS_READ_AGAIN
     assert unsure.any() and not unsure.all()
     turned = batch[:, :, ::-1, ::-1]
     views = np.mean([_softmax(reader.session.run(None, {"image": _moved(b, *v)})[0])
-                     for v in READER_VIEWS for b in (batch, turned)], axis=0)
+                     for v in VIEWS for b in (batch, turned)], axis=0)
     got = reader.probabilities(crops)
     np.testing.assert_allclose(got[~unsure], once[~unsure], atol=1e-6)
     np.testing.assert_allclose(got[unsure], views[unsure], atol=1e-5)

@@ -167,26 +167,43 @@ def _two_views(session: Any, batch: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     return (probs[:n] + probs[n:]) / 2, (up[:n] + 1 - up[n:]) / 2
 
 
-READER_VIEWS: tuple[tuple[float, float, float], ...] = (
+VIEWS: tuple[tuple[float, float, float], ...] = (
     (0.0, 0.0, 1.0), (0.04, 0.0, 1.0), (-0.04, 0.0, 1.0), (0.0, 0.04, 1.0), (0.0, -0.04, 1.0),
     (0.0, 0.0, 0.92))
-"""How the bonus reader looks again at a crop it is unsure of: as cut, shifted
-by 4 % of its width or height each way, and zoomed out by 8 % (``(dx, dy,
-zoom)``, see :func:`_moved`). Why: a bonus tile of an unseen set is told by a
-small corner character or number, and the segmenter's crops are a few per
-cent off, so one view's answer hangs on where the writing happens to fall.
-(Zooming in was tried too: it pushes the corner writing out of the crop, and
-read worse.)"""
-READ_AGAIN = 0.5
-"""A crop whose best reading is less probable than this (a reading the product
-would not trust, as :data:`MIN_CONFIDENCE`) is read in all the
-:data:`READER_VIEWS` too. On the held-out styles' bonus crops the views read
-the right flower or season 86 / 64 / 56 % of the time (``kde_default`` /
-``xmahjongg_real`` / ``kde_jade``) against 83 / 59 / 52 % for one view.
-Reading more crops so (0.7, or all) read those a point or two better but one
-real held-out flower worse (a plum read 0.52 as itself became a
-chrysanthemum), and cost up to ~5 ms a bonus tile; sure crops, most of a
-familiar set's, cost nothing more. See ``models/MODEL_CARD.md``."""
+"""How a crop that the bonus reader is unsure of is looked at again
+(:func:`_read_again`): as cut, shifted by 4 % of its width or height each
+way, and zoomed out by 8 % (``(dx, dy, zoom)``, see :func:`_moved`). Why: a
+bonus tile of an unseen set is told by a small corner character or number,
+and the segmenter's crops are a few per cent off, so one view's answer hangs
+on where the writing happens to fall. (Zooming in was tried too: it pushes
+the corner writing out of the crop, and read worse.)"""
+BONUS_READ_AGAIN = 0.5
+"""The bonus reader reads a crop again when its best reading is less probable
+than this (a reading the product would not trust, as :data:`MIN_CONFIDENCE`).
+On the held-out styles' bonus crops the views read the right flower or
+season 86 / 64 / 56 % of the time (``kde_default`` / ``xmahjongg_real`` /
+``kde_jade``) against 83 / 59 / 52 % for one view. Reading more crops so
+(0.7, or all) read those a point or two better but one real held-out flower
+worse (a plum read 0.52 as itself became a chrysanthemum), and cost up to
+~5 ms a bonus tile. See ``models/MODEL_CARD.md``."""
+def _read_again(session: Any, batch: np.ndarray, probs: np.ndarray, below: float) -> np.ndarray:
+    """``probs`` (N, L), the batch read once both ways up, with each crop read
+    less surely than ``below`` read again in all the :data:`VIEWS`, both ways
+    up, and the readings averaged.
+
+    Each view moves the turned crop itself, not the moved crop turned: the same
+    images are read whichever way up the crop came, so the answer cannot
+    depend on it."""
+    again = np.flatnonzero(probs.max(axis=1) < below)
+    if again.size == 0:
+        return probs
+    crops = batch[again]
+    views = [_moved(b, *view) for view in VIEWS[1:] for b in (crops, crops[:, :, ::-1, ::-1])]
+    logits = np.asarray(session.run(None, {"image": np.concatenate(views)})[0])
+    more = _softmax(logits).reshape(len(views), again.size, -1).mean(axis=0)
+    out = probs.copy()
+    out[again] = (probs[again] + (len(VIEWS) - 1) * more) / len(VIEWS)
+    return out
 
 
 def _moved(batch: np.ndarray, dx: float, dy: float, zoom: float) -> np.ndarray:
@@ -227,27 +244,11 @@ class BonusReader:
         self.size: tuple[int, int] = (int(shape[2]), int(shape[3]))
 
     def probabilities(self, crops: Sequence[np.ndarray], *, rgb: bool = False) -> np.ndarray:
-        """Probabilities (N, 9) over :attr:`labels`, both ways up averaged; a crop
-        read with less than :data:`READ_AGAIN` is read in all the
-        :data:`READER_VIEWS` and those readings averaged."""
+        """Probabilities (N, 9) over :attr:`labels`, both ways up averaged, the
+        crops it is unsure of read again (:data:`BONUS_READ_AGAIN`)."""
         batch = preprocess(crops, self.size, rgb=rgb)
-        probs = _two_views(self.session, batch)[0]
-        again = np.flatnonzero(probs.max(axis=1) < READ_AGAIN)
-        if again.size:
-            probs[again] = (probs[again] + (len(READER_VIEWS) - 1) * self._moved_views(
-                batch[again])) / len(READER_VIEWS)
-        return probs
-
-    def _moved_views(self, batch: np.ndarray) -> np.ndarray:
-        """Mean probabilities over the moved :data:`READER_VIEWS` of the batch and of
-        the batch turned 180 degrees. (Each view moves the turned crop itself, not
-        the moved crop turned: the same images are read whichever way up the
-        crop came, so the answer cannot depend on it.)"""
-        turned = batch[:, :, ::-1, ::-1]
-        views = [_moved(b, *view) for view in READER_VIEWS[1:] for b in (batch, turned)]
-        logits = np.asarray(self.session.run(None, {"image": np.concatenate(views)})[0])
-        out: np.ndarray = _softmax(logits).reshape(len(views), len(batch), -1).mean(axis=0)
-        return out
+        return _read_again(self.session, batch, _two_views(self.session, batch)[0],
+                           BONUS_READ_AGAIN)
 
     def refine(self, crops: Sequence[np.ndarray], probs: np.ndarray,
                labels: Sequence[str], *, rgb: bool = False) -> np.ndarray:
@@ -324,7 +325,10 @@ class TileClassifier:
         not change when it is turned, and on the held-out tests the two views
         together made about a third fewer confident errors than one, for twice
         the (small) compute; see ``models/MODEL_CARD.md``. Crops that may be
-        flowers or seasons are then read again by the :class:`BonusReader`."""
+        flowers or seasons are then read again by the :class:`BonusReader`.
+        (The tile model does not look again at the crops it is unsure of, as
+        the reader does: it made fewer confident errors on the held-out
+        styles, but turned a real photo's 4 bamboos into 6s.)"""
         if len(crops) == 0:
             return np.zeros((0, len(self.labels)), np.float32), np.zeros(0, np.float32)
         probs, up = _two_views(self.session, self.preprocess(crops, rgb=rgb))
