@@ -186,6 +186,8 @@ season 86 / 64 / 56 % of the time (``kde_default`` / ``xmahjongg_real`` /
 (0.7, or all) read those a point or two better but one real held-out flower
 worse (a plum read 0.52 as itself became a chrysanthemum), and cost up to
 ~5 ms a bonus tile. See ``models/MODEL_CARD.md``."""
+
+
 def _read_again(session: Any, batch: np.ndarray, probs: np.ndarray, below: float) -> np.ndarray:
     """``probs`` (N, L), the batch read once both ways up, with each crop read
     less surely than ``below`` read again in all the :data:`VIEWS`, both ways
