@@ -200,6 +200,7 @@ def _read_again(session: Any, batch: np.ndarray, probs: np.ndarray, below: float
     if again.size == 0:
         return probs
     crops = batch[again]
+    # VIEWS[0], the crop as cut, is ``probs`` already
     views = [_moved(b, *view) for view in VIEWS[1:] for b in (crops, crops[:, :, ::-1, ::-1])]
     logits = np.asarray(session.run(None, {"image": np.concatenate(views)})[0])
     more = _softmax(logits).reshape(len(views), again.size, -1).mean(axis=0)
