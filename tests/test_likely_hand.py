@@ -84,6 +84,13 @@ def test_two_flowers_read_alike_are_told_apart() -> None:
     assert most_likely(blocks) == [codes(HAND), ["1f", "2f"]]
 
 
+def test_a_tile_set_apart_is_read_as_the_unlikely_flower_it_must_be() -> None:
+    # an unseen set's plum, alone beside the hand: no playing tile can lie alone,
+    # and the plum is the likeliest of the readings that make a hand
+    plum = [("1z", 0.16), ("1s", 0.15), ("6z", 0.12), ("1f", 0.02), ("4g", 0.015)]
+    assert most_likely([sure(HAND), [plum]]) == [codes(HAND), ["1f"]]
+
+
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 10_000), wrong=st.lists(st.integers(0, 30), max_size=MAX_CHANGES))
 def test_misread_winning_hands_are_read_as_winning_hands_no_less_likely(
