@@ -133,3 +133,14 @@ def test_short_runs_are_also_cut_at_the_photos_face_width(seed: int, size: tuple
     missed and 1 extra before (3017: 2 and 3; 2135: 1 and 2). Short runs are also
     cut at the width of the photo's face at their depth."""
     assert _errors(seed, size) == (0, 0)
+
+
+@pytest.mark.parametrize("seed", [20116, 14016])
+def test_a_meld_is_cut_into_faces_of_the_photos_own_width(seed: int) -> None:
+    """Three 9 bamboos draw their sticks in dark columns and their soft seams
+    hardly show: cut at the photo's own face width, the meld still came out as
+    four faces at the sticks (20116: 1 tile missed and 2 extra before). Cut at a
+    known face, a run is also tried as equal faces, and every face is judged
+    against that width, or a turned tile's (14016, a chow led by a turned tile,
+    which equal faces cut wrong when the turned tile was not allowed for)."""
+    assert _errors(seed, (2000, 1500)) == (0, 0)

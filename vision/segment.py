@@ -1279,7 +1279,7 @@ def _cut_strip(strip: _Strip, open_ends: bool = False, aspect: float = FACE_ASPE
     # the run's ends: columns at least half a face high (not a tile's pale side or back)
     rx0, rx1 = _extent((m.sum(axis=0) >= 0.45 * 255 * height)[None, :], 0)
     pitch_x = _row_pitch(col_s, rx0, rx1, height, aspect, pitch_x)
-    best = _cut_rows(m, g, [(y0, y1)], pitch_x, [], open_ends, aspect)
+    best = _cut_rows(m, g, [(y0, y1)], pitch_x, [], open_ends, aspect, known=pitch is not None)
     if at_aspect:  # one row of the photo's faces: a grid brings its own pitch
         return best
     # Taller than a row of faces? Then in a grid the seams across the blob repeat
@@ -1371,9 +1371,10 @@ def _comb_fit(sn: np.ndarray, peaks: np.ndarray, start: int, end: int, n: int) -
 
 def _cut_rows(m: np.ndarray, g: np.ndarray, rows: list[tuple[int, int]], pitch_x: float,
               seam_score: list[float], open_ends: bool = False, aspect: float = FACE_ASPECT,
-              ) -> tuple[list[tuple[np.ndarray, int, bool]], float]:
+              known: bool = False) -> tuple[list[tuple[np.ndarray, int, bool]], float]:
     """Cut each row band of a strip into faces; the score is the mean seam strength at
-    the cuts less the faces' departure from a face's aspect."""
+    the cuts less the faces' departure from a face's aspect. ``known``: ``pitch_x``
+    is the photo's own face width (see :func:`_best_division`)."""
     quads: list[tuple[np.ndarray, int, bool]] = []
     aspects: list[float] = []
     seam_score = list(seam_score)
@@ -1391,7 +1392,8 @@ def _cut_rows(m: np.ndarray, g: np.ndarray, rows: list[tuple[int, int]], pitch_x
         # that only from straight above: a turned 7 dots in a 37-degree photo was cut
         # at the next tile's dots, benchmark scene 1012).
         cuts = _best_division(band_s, sn, bx0, bx1, pitch_x, wide,
-                              pitch_x / FACE_ASPECT if wide is not None else 0.0, open_ends)
+                              pitch_x / FACE_ASPECT if wide is not None else 0.0, open_ends,
+                              known)
         band_m = m[ra:rb]
         for a, b in itertools.pairwise(cuts):
             if b - a < MIN_TILE_PX * 0.7:
@@ -1475,7 +1477,7 @@ def _shared_columns(bands: list[_Band | None], width: int, pitch: float) -> np.n
 
 def _best_division(strength: np.ndarray, sn: np.ndarray, start: int, end: int, pitch: float,
                    wide: np.ndarray | None, wide_pitch: float,
-                   open_ends: bool = False) -> list[int]:
+                   open_ends: bool = False, known: bool = False) -> list[int]:
     """Cuts of one run of faces, trying the tile counts near ``length / pitch``.
 
     The pitch from the seams' period can be off by a tenth (blur, few seams),
@@ -1483,7 +1485,9 @@ def _best_division(strength: np.ndarray, sn: np.ndarray, start: int, end: int, p
     strongest seams wins (see :func:`_division_fit`). A long row is also tried
     cut into equal faces (:func:`_equal_cuts`): where dark ink drawn in columns
     (8 dots, bamboo sticks) outshines the faint seams of a bright, blurred set,
-    :func:`split_1d` follows the ink, and the faces it cuts are unequal."""
+    :func:`split_1d` follows the ink, and the faces it cuts are unequal. So is a
+    run cut at a ``known`` face width (the photo's own, :func:`_readings`): a meld
+    has too few seams to outvote its ink, and that width is its best evidence."""
     if end - start < 1 or pitch <= 0:
         return [start, end]
     n_est = (end - start) / pitch
@@ -1491,16 +1495,24 @@ def _best_division(strength: np.ndarray, sn: np.ndarray, start: int, end: int, p
     best: tuple[float, list[int]] | None = None
     for n in range(max(1, round(n_est * 0.9)), max(1, round(n_est * 1.1)) + 1):
         readings = [split_1d(strength, start, end, (end - start) / n, wide, wide_pitch, open_ends)]
-        if row:
+        if row or known:
             readings.append(_equal_cuts(sn, start, end, n))
         for cuts in readings:
-            fit = _division_fit(cuts, sn, pitch, row)
+            fit = _division_fit(cuts, sn, pitch, row, known)
             if best is None or fit > best[0]:
                 best = (fit, cuts)
     assert best is not None
     return best[1]
 
 
+KNOWN_WIDTH = 3.0
+"""Weight of the faces' departure from a known face width (the photo's own, learnt
+from its long runs) in :func:`_division_fit`: the mean of each face's |log| ratio
+to an upright or a turned face. Three 9 bamboos whose sticks outshine their seams
+were cut as four faces of 0.8 of that width (fresh-12 20116): the programme
+follows the sticks, and 0.6 x the mean width's ratio (the rule for a pitch from
+the seams' own period) did not outweigh them. 1.5 and 5 cut the seven scenes
+that changed the same way."""
 EQUAL_TOLERANCE = 0.05
 """How far (a share of the pitch) :func:`_equal_cuts` moves a cut to the strongest seam."""
 UNEQUAL = 4.0
@@ -1526,14 +1538,21 @@ def _equal_cuts(sn: np.ndarray, start: int, end: int, n: int) -> list[int]:
     return [*cuts, end]
 
 
-def _division_fit(cuts: list[int], sn: np.ndarray, pitch: float, row: bool) -> float:
+def _division_fit(cuts: list[int], sn: np.ndarray, pitch: float, row: bool,
+                  known: bool = False) -> float:
     """How well ``cuts`` divide a run: the mean seam strength at the inner cuts, less
-    how far the faces' mean width is from ``pitch``, and, in a long ``row``, less
-    how unequal the faces are (:data:`UNEQUAL`; the end faces left out, as a
-    photo's edge may cut them short)."""
+    how far the faces' mean width is from ``pitch`` (each face's width from a
+    ``known`` one, :data:`KNOWN_WIDTH`), and, in a long ``row``, less how unequal
+    the faces are (:data:`UNEQUAL`; the end faces left out, as a photo's edge may
+    cut them short)."""
     inner = cuts[1:-1]
     fit = float(np.mean(sn[inner])) if inner else 0.35
-    fit -= 0.6 * abs(float(np.log((cuts[-1] - cuts[0]) / (len(cuts) - 1) / pitch)))
+    if known:  # each face an upright face's width, or a turned one's (its height)
+        ratios = np.diff(cuts) / pitch
+        fit -= KNOWN_WIDTH * float(np.mean(np.minimum(
+            np.abs(np.log(ratios)), np.abs(np.log(ratios * FACE_ASPECT)))))
+    else:
+        fit -= 0.6 * abs(float(np.log((cuts[-1] - cuts[0]) / (len(cuts) - 1) / pitch)))
     if row and len(cuts) > 4:
         widths = np.diff(cuts)[1:-1]
         fit -= UNEQUAL * float(np.std(widths) / np.mean(widths))
