@@ -68,6 +68,19 @@ upright ones: a photo taken at an angle makes upright faces nearly square (0.94 
 35 degrees), and a face cut with a sliver of its neighbour is then as wide as
 1.2 times its height. Such faces are marked ``turn_unsure`` and read both ways
 (``vision/recognize.py``)."""
+STANDS_CLEAR = 40
+"""V - S this much more above the table's darkest around a pixel than faces must stand
+(``stands_out`` in :func:`_face_mask`) makes a face even below :data:`FACE_FLOOR`:
+light falling off across a dark cloth leaves a row's far faces grey (V - S 74-84
+against its lit faces' 198, fresh-12 scene 20118, four tiles lost) over a cloth
+that is black there."""
+CLEAR_AREA = 0.001
+"""... in areas of at least this share of the photo (a face is about 0.3 %): a lit
+face's ink, the edges of its strokes and dots, and bits of the tiles' pale sides
+stand out from a dark table as much. Let in (with only the faces' hue asked of
+them), they reshaped the runs' outlines: over the 14 scene sets 27 hands were
+mended and 13 lost (a meld taller by its tiles' sides, cut askew: real-8 12094);
+in areas only, 4 mended (fresh-12 20118 among them) and 1 lost."""
 LIGHTER = 25
 """V - S this much above the table's median lightness near a pixel is a face, even in
 the table's colour."""
@@ -274,7 +287,15 @@ def _face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     local = cv2.resize(local, (w, h), interpolation=cv2.INTER_LINEAR)
     spread = float(np.percentile(border[table_px] - local[ring_idx][table_px], 80))
     stands_out = white > local + max(spread, 10) + 15
-    mask = ((white > FACE_FLOOR) & stands_out).astype(np.uint8) * 255
+    light = (white > FACE_FLOOR) & stands_out
+    clear = (white > SHADED_FLOOR) & (white > local + max(spread, 10) + STANDS_CLEAR) & ~light
+    if clear.any():
+        _, parts, stats, _ = cv2.connectedComponentsWithStats(clear.view(np.uint8),
+                                                              connectivity=4)
+        wide = stats[:, cv2.CC_STAT_AREA] >= CLEAR_AREA * h * w
+        wide[0] = False  # (the background)
+        clear = wide[parts]
+    mask = (light | clear).astype(np.uint8) * 255
     shaded = stands_out & (white > SHADED_FLOOR) & (mask == 0)
     lab = cv2.cvtColor(img, cv2.COLOR_RGB2LAB).astype(np.float32)
     ring = lab[ring_idx][table_px][:: max(1, int(table_px.sum()) // 4000)]
