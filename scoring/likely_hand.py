@@ -38,8 +38,8 @@ more likely a hand with a tile missing or extra than one misread that much."""
 MIN_PROBABILITY = 0.01
 """Alternatives less probable than this are never chosen. 0.03 until the
 twentieth session; an unseen set's plum set apart from the hand was read as
-east, 1 bamboo or green dragon (0.13-0.21) with the plum at 0.025-0.03 and no
-other bonus tile likelier: a tile alone cannot be a playing tile, but the plum
+east or 1 bamboo (0.13-0.23) with the plum at 0.02-0.03 and no other bonus
+tile much likelier: a tile alone cannot be a playing tile, but the plum
 was out of reach. At 0.01, 7 more of 1 250 generated hands were read exactly
 (4 of them the fresh-12 set's plums) and none fewer; below 0.01 nothing more."""
 SURE = 0.7
