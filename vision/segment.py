@@ -286,15 +286,16 @@ def _face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     local = cv2.GaussianBlur(local.astype(np.float32), (0, 0), k / 8)
     local = cv2.resize(local, (w, h), interpolation=cv2.INTER_LINEAR)
     spread = float(np.percentile(border[table_px] - local[ring_idx][table_px], 80))
-    stands_out = white > local + max(spread, 10) + 15
+    table_top = local + max(spread, 10)  # the table's darkest plus its own texture
+    stands_out = white > table_top + 15
     light = (white > FACE_FLOOR) & stands_out
-    clear = (white > SHADED_FLOOR) & (white > local + max(spread, 10) + STANDS_CLEAR) & ~light
+    clear = (white > SHADED_FLOOR) & (white > table_top + STANDS_CLEAR) & ~light
     if clear.any():
         _, parts, stats, _ = cv2.connectedComponentsWithStats(clear.view(np.uint8),
                                                               connectivity=4)
-        wide = stats[:, cv2.CC_STAT_AREA] >= CLEAR_AREA * h * w
-        wide[0] = False  # (the background)
-        clear = wide[parts]
+        large = stats[:, cv2.CC_STAT_AREA] >= CLEAR_AREA * h * w
+        large[0] = False  # (the background)
+        clear = large[parts]
     mask = (light | clear).astype(np.uint8) * 255
     shaded = stands_out & (white > SHADED_FLOOR) & (mask == 0)
     lab = cv2.cvtColor(img, cv2.COLOR_RGB2LAB).astype(np.float32)
