@@ -34,6 +34,12 @@ def _row_photo(n: int, *, backs: tuple[int, ...] = (), w: int = 36, h: int = 48,
     return img, boxes
 
 
+def _grain(n: int, level: int) -> np.ndarray:
+    """``n`` grey pixels around ``level`` (a paper's grain)."""
+    grey = np.clip(np.random.default_rng(1).normal(level, 3, n), 0, 255)
+    return np.repeat(grey[:, None], 3, axis=1).astype(np.uint8)
+
+
 def test_a_row_of_touching_tiles_is_split_into_each_tile() -> None:
     img, truth = _row_photo(13)
     seg = segment(img)
@@ -357,3 +363,20 @@ def test_a_back_with_a_little_table_in_its_corner_is_still_a_back() -> None:
     m = match_outlines([q.corners for q in seg.quads], truth)
     assert m.recall == 1.0 and m.precision == 1.0
     assert sorted(j for i, j in m.pairs if seg.quads[i].face_down) == [0, 3]
+
+
+def test_dark_backs_of_the_tables_own_grey_are_backs() -> None:
+    """A dark grey back on pale grey paper has the paper's hue; only its lightness
+    tells it from the table (generated scene 19025: both backs of a concealed kong
+    lost). A back far darker than any of the table's colours is no table."""
+    img, truth = _row_photo(4, backs=(0, 3))
+    table = np.ones(img.shape[:2], bool)
+    table[70:118, 40:40 + 4 * 36] = False
+    img[table] = _grain(int(table.sum()), 170)
+    for x in (40, 40 + 3 * 36):
+        img[70:118, x + 1:x + 36] = (70, 70, 72)
+    seg = segment(img)
+    m = match_outlines([q.corners for q in seg.quads], truth)
+    assert m.recall == 1.0 and m.precision == 1.0
+    assert sorted(j for i, j in m.pairs if seg.quads[i].face_down) == [0, 3]
+

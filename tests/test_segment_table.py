@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from datasets.artwork import available_sources
 from datasets.scene_eval import match_outlines
 from datasets.scenes import Scene, generate_scene
 from vision.segment import segment
@@ -250,3 +251,13 @@ def test_the_table_colour_around_faces_leaves_the_faces_out() -> None:
     lab[faces] = (240, 126, 134)
     out = _local_table_colour(lab, 101, faces)
     assert np.abs(out[95:105, 40:360] - (121, 122)).max() < 1.0  # the gap: the table's
+
+
+@pytest.mark.skipif("xmahjongg_real" not in available_sources(),
+                    reason="Debian package xmahjongg is not installed")
+def test_dark_grey_backs_on_pale_grey_paper_are_found() -> None:
+    """19025: a concealed kong's dark grey backs on grey paper have the paper's hue,
+    and were taken for table (before: 2 tiles missed)."""
+    scene = generate_scene(19025, size=(1500, 2000), style="xmahjongg_real")
+    assert scene.background == "paper"
+    assert missed_and_extra(scene) == (0, 0)
