@@ -380,3 +380,16 @@ def test_dark_backs_of_the_tables_own_grey_are_backs() -> None:
     assert m.recall == 1.0 and m.precision == 1.0
     assert sorted(j for i, j in m.pairs if seg.quads[i].face_down) == [0, 3]
 
+
+
+def test_a_back_whose_box_takes_in_its_side_is_still_a_back() -> None:
+    """A back seen at an angle fills the probe's upright box only down to its edge: the
+    box takes in a band of the tile's darker side too (real-8 12079 and real-9 13121:
+    a kong's back lost at 0.85 of its pixels in one colour)."""
+    img, truth = _row_photo(4, backs=(0, 3))
+    for x in (40, 40 + 3 * 36):
+        img[70 + 35:70 + 48, x + 1:x + 36] = (20, 45, 85)  # the side, below the back's top
+    seg = segment(img)
+    m = match_outlines([q.corners for q in seg.quads], truth)
+    assert m.recall == 1.0 and m.precision == 1.0
+    assert sorted(j for i, j in m.pairs if seg.quads[i].face_down) == [0, 3]
