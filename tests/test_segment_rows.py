@@ -10,7 +10,7 @@ import pytest
 
 from datasets.scene_eval import match_outlines
 from datasets.scenes import generate_scene
-from vision.segment import segment
+from vision.segment import FACE_ASPECT, _best_division, _width_misfit, segment
 
 
 def _errors(seed: int, size: tuple[int, int] = (960, 720), **kw: object) -> tuple[int, int]:
@@ -144,3 +144,28 @@ def test_a_meld_is_cut_into_faces_of_the_photos_own_width(seed: int) -> None:
     against that width, or a turned tile's (14016, a chow led by a turned tile,
     which equal faces cut wrong when the turned tile was not allowed for)."""
     assert _errors(seed, (2000, 1500)) == (0, 0)
+
+
+def test_a_meld_has_one_turned_tile_at_most() -> None:
+    """A kong of four 8 dots: the gap between each face's two columns of dots shows
+    more plainly than the seams (the profile below is fresh-11 17080's, simplified).
+    Cut at the photo's own face width, with every face free to be a turned tile, it
+    read as three turned faces; one face may be turned, so it is four faces."""
+    x = np.arange(200, dtype=float)
+
+    def peaks(centres: list[int], height: float) -> np.ndarray:
+        out: np.ndarray = sum(height * np.exp(-0.5 * ((x - c) / 2.0) ** 2) for c in centres)
+        return out
+
+    seams = np.clip(0.05 + peaks([50, 97, 144], 0.66) + peaks([27, 74, 121, 168], 0.97), 0, 1)
+    cuts = _best_division(seams, seams, 3, 192, 48.9, np.zeros_like(x), 65.0, known=True)
+    assert cuts == [3, 50, 97, 144, 192]
+
+
+def test_one_face_of_a_meld_may_be_turned() -> None:
+    """The width misfit forgives one turned face (its height, 1/FACE_ASPECT of an upright
+    face's width), not two."""
+    turned = 1 / FACE_ASPECT
+    assert _width_misfit(np.array([turned, 1.0, 1.0])) == pytest.approx(0.0, abs=1e-9)
+    assert _width_misfit(np.array([turned, turned, 1.0])) == pytest.approx(
+        np.log(turned) / 3)
