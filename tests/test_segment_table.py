@@ -261,3 +261,11 @@ def test_dark_grey_backs_on_pale_grey_paper_are_found() -> None:
     scene = generate_scene(19025, size=(1500, 2000), style="xmahjongg_real")
     assert scene.background == "paper"
     assert missed_and_extra(scene) == (0, 0)
+
+
+@pytest.mark.parametrize("seed", [17174, 20087])
+def test_green_backs_on_green_felt_are_found_by_the_pale_side_below_them(seed: int) -> None:
+    """A concealed kong's green backs on green felt are of the felt's colour; the
+    tiles' pale layer along their near edge, as under every face, tells them (before:
+    2 and 1 backs missed)."""
+    assert missed_and_extra(generate_scene(seed, size=(960, 720))) == (0, 0)

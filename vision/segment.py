@@ -38,7 +38,7 @@ from typing import Literal
 import cv2
 import numpy as np
 
-from vision.backs import has_faces_colour
+from vision.backs import BLANK_HUE, BLANK_LIGHTNESS, has_faces_colour
 
 WORK_SIDE = 1000
 """Longest side of the working copy (pixels): tiles stay >= ~25 px wide in a hand photo."""
@@ -192,6 +192,18 @@ table, whatever its hue: a black or dark grey back on a pale grey table has the
 table's hue (generated scene 19025: 0.46, two backs of a concealed kong lost). Over
 the sixteen generated sets, no patch of table beside a run came under 0.62 (its
 shadow, the gap between two melds)."""
+SIDE_IN = 0.12
+SIDE_OUT = 0.05
+"""How far inside and outside a patch's top and bottom edges (shares of the faces'
+height) :func:`_side_shows` looks for a tile's pale side."""
+SIDE_SHARE = 0.8
+SIDE_FROM_TABLE = 20.0
+"""A pale side's pixels are this far at least from every table colour
+(:func:`_table_distance`, lightness counted half)."""
+"""Share of a band's columns that must be pale for it to be a tile's side."""
+SIDE_MARGIN = 0.2
+"""Share of a face's width left out at each end of a band (the seams, a neighbour's
+edge)."""
 MAX_RUN = 18
 """Most faces one run of touching tiles holds: a hand has at most 18 playing tiles
 (four kongs), and its flowers and seasons are set aside. Ink drawn in columns (a
@@ -1643,6 +1655,10 @@ def _with_face_down(cut: list[tuple[np.ndarray, int, bool]], strip: _Strip, lab:
             a, b = (edge - pitch, edge) if direction < 0 else (edge, edge + pitch)
             corners = np.array([[a, top], [b, top], [b, bot], [a, bot]], np.float64)
             plain = _plain_tile(strip.to_working(corners), lab, table, mask)
+            if plain is None and _side_shows(a, b, top, bot, strip, lab, table, paper()):
+                plain = _plain_tile(strip.to_working(corners), lab, table, mask, on_side=True)
+                if plain is not None and has_faces_colour(plain, paper()):
+                    plain = None  # a patch of pale table, not a blank face: it needs no side
             if plain is None:
                 break
             out.append((corners, cut[0][1], False, "blank" if has_faces_colour(plain, paper())
@@ -1682,10 +1698,12 @@ def _faces_colour(quads: list[np.ndarray], lab: np.ndarray, mask: np.ndarray
     return np.median(pixels, axis=0) if len(pixels) >= 20 else None
 
 
-def _plain_tile(quad: np.ndarray, lab: np.ndarray, table: np.ndarray, mask: np.ndarray
-                ) -> np.ndarray | None:
+def _plain_tile(quad: np.ndarray, lab: np.ndarray, table: np.ndarray, mask: np.ndarray,
+                on_side: bool = False) -> np.ndarray | None:
     """The colour (median Lab) of a tile-sized patch of one plain colour that is neither
-    a face the mask found nor the table; None when it is not one.
+    a face the mask found nor the table; None when it is not one. ``on_side``: a
+    tile's side shows below the patch (:func:`_side_shows`), so it may have the
+    table's colour (a green back on green felt).
 
     One plain colour: nearly all its pixels near their median (:data:`ONE_COLOUR_SHARE`),
     not a small spread of them all: the probe is an upright box in the run's frame,
@@ -1704,13 +1722,56 @@ def _plain_tile(quad: np.ndarray, lab: np.ndarray, table: np.ndarray, mask: np.n
     colour: np.ndarray = np.median(px, axis=0)
     chroma_dist = _table_distance(px[None], table, HUE_ONLY)[0]
     darker = len(table) > 0 and colour[0] < DARKER_THAN_TABLE * float(np.min(table[:, 0]))
-    if not darker and (np.median(chroma_dist) < 10 or (chroma_dist < 6).mean() > 0.2):
+    if not (darker or on_side) and (np.median(chroma_dist) < 10 or (chroma_dist < 6).mean() > 0.2):
         return None  # the table (or its shadow) shows there
     near = ((np.abs(px[:, 1:] - colour[1:]).max(axis=1) < ONE_COLOUR_HUE)
             & (np.abs(px[:, 0] - colour[0]) < ONE_COLOUR_LIGHTNESS))
     if near.mean() < ONE_COLOUR_SHARE:
         return None  # not one plain colour
     return colour
+
+
+def _pale(points: np.ndarray, strip: _Strip, lab: np.ndarray, table: np.ndarray,
+          faces: np.ndarray) -> np.ndarray:
+    """Whether each strip point (N, 2) shows a tile's pale layer: the faces' hue, a
+    side's shading of their lightness (:mod:`vision.backs`), and no table colour."""
+    xy = np.round(strip.to_working(points)).astype(int)
+    h, w = lab.shape[:2]
+    inside = (xy[:, 0] >= 0) & (xy[:, 0] < w) & (xy[:, 1] >= 0) & (xy[:, 1] < h)
+    px = lab[np.clip(xy[:, 1], 0, h - 1), np.clip(xy[:, 0], 0, w - 1)]
+    hue = np.hypot(px[:, 1] - faces[1], px[:, 2] - faces[2])
+    out: np.ndarray = (inside & (hue < BLANK_HUE) & (px[:, 0] >= BLANK_LIGHTNESS * faces[0])
+                       & (_table_distance(px[None], table)[0] >= SIDE_FROM_TABLE))
+    return out
+
+
+def _band_share(a: float, b: float, rows: np.ndarray, strip: _Strip, lab: np.ndarray,
+                table: np.ndarray, faces: np.ndarray) -> np.ndarray:
+    """Per strip row: the share of columns of ``[a, b]`` (its middle) that are pale."""
+    margin = SIDE_MARGIN * (b - a)
+    cols = np.linspace(a + margin, b - margin, 9)
+    grid = np.array([[x, y] for y in rows for x in cols], np.float64)
+    pale = _pale(grid, strip, lab, table, faces)
+    share: np.ndarray = pale.reshape(len(rows), len(cols)).mean(axis=1)
+    return share
+
+
+def _side_shows(a: float, b: float, top: float, bot: float, strip: _Strip, lab: np.ndarray,
+                table: np.ndarray, faces: np.ndarray | None) -> bool:
+    """Whether a tile's pale layer shows along an edge of the patch ``[a, b]`` x
+    ``[top, bot]``, as it does at the edge of the run's faces: a tile stands there,
+    whatever the colour of its back (a green back on green felt).
+
+    Seen at an angle, a tile shows its side, and the side shows the pale layer of
+    the tile (the faces' hue, shaded), a band along the edge nearest the camera
+    (inside the faces' boxes, whose outline takes it in). The table has no such
+    band; unless it has the faces' colour itself, when the rule is not used."""
+    if faces is None or any(has_faces_colour(c, faces) for c in np.asarray(table)):
+        return False
+    height = bot - top
+    rows = np.r_[np.arange(top - SIDE_OUT * height, top + SIDE_IN * height),
+                 np.arange(bot - SIDE_IN * height, bot + SIDE_OUT * height)]
+    return int((_band_share(a, b, rows, strip, lab, table, faces) >= SIDE_SHARE).sum()) >= 2
 
 
 def _drop_duplicates(quads: list[TileQuad]) -> list[TileQuad]:
