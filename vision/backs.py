@@ -28,8 +28,15 @@ def has_faces_colour(colour: np.ndarray, faces: np.ndarray | None) -> bool:
     darker (in a shadow beside them). ``faces`` None (unknown): no."""
     if faces is None:
         return False
-    hue = float(np.hypot(*(colour[1:] - faces[1:])))
-    return hue < BLANK_HUE and float(colour[0]) >= BLANK_LIGHTNESS * float(faces[0])
+    return bool(of_faces_colour(np.asarray(colour)[None], faces)[0])
+
+
+def of_faces_colour(pixels: np.ndarray, faces: np.ndarray) -> np.ndarray:
+    """:func:`has_faces_colour` for each of ``pixels`` (N, 3 Lab): the segmenter also
+    looks for the tiles' pale layer, the faces' colour shaded, along a tile's side."""
+    hue = np.hypot(pixels[:, 1] - faces[1], pixels[:, 2] - faces[2])
+    out: np.ndarray = (hue < BLANK_HUE) & (pixels[:, 0] >= BLANK_LIGHTNESS * faces[0])
+    return out
 
 
 def crop_colour(crop: np.ndarray) -> np.ndarray:

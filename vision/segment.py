@@ -38,7 +38,7 @@ from typing import Literal
 import cv2
 import numpy as np
 
-from vision.backs import BLANK_HUE, BLANK_LIGHTNESS, has_faces_colour
+from vision.backs import has_faces_colour, of_faces_colour
 
 WORK_SIDE = 1000
 """Longest side of the working copy (pixels): tiles stay >= ~25 px wide in a hand photo."""
@@ -197,10 +197,10 @@ SIDE_OUT = 0.05
 """How far inside and outside a patch's top and bottom edges (shares of the faces'
 height) :func:`_side_shows` looks for a tile's pale side."""
 SIDE_SHARE = 0.8
+"""Share of a band's columns that must be pale for it to be a tile's side."""
 SIDE_FROM_TABLE = 20.0
 """A pale side's pixels are this far at least from every table colour
 (:func:`_table_distance`, lightness counted half)."""
-"""Share of a band's columns that must be pale for it to be a tile's side."""
 SIDE_MARGIN = 0.2
 """Share of a face's width left out at each end of a band (the seams, a neighbour's
 edge)."""
@@ -1658,7 +1658,7 @@ def _with_face_down(cut: list[tuple[np.ndarray, int, bool]], strip: _Strip, lab:
             if plain is None and _side_shows(a, b, top, bot, strip, lab, table, paper()):
                 plain = _plain_tile(strip.to_working(corners), lab, table, mask, on_side=True)
                 if plain is not None and has_faces_colour(plain, paper()):
-                    plain = None  # a patch of pale table, not a blank face: it needs no side
+                    plain = None  # a blank face is found without a side: this is table
             if plain is None:
                 break
             out.append((corners, cut[0][1], False, "blank" if has_faces_colour(plain, paper())
@@ -1702,8 +1702,8 @@ def _plain_tile(quad: np.ndarray, lab: np.ndarray, table: np.ndarray, mask: np.n
                 on_side: bool = False) -> np.ndarray | None:
     """The colour (median Lab) of a tile-sized patch of one plain colour that is neither
     a face the mask found nor the table; None when it is not one. ``on_side``: a
-    tile's side shows below the patch (:func:`_side_shows`), so it may have the
-    table's colour (a green back on green felt).
+    tile's pale side shows along the patch's edge (:func:`_side_shows`), so it may
+    have the table's colour (a green back on green felt).
 
     One plain colour: nearly all its pixels near their median (:data:`ONE_COLOUR_SHARE`),
     not a small spread of them all: the probe is an upright box in the run's frame,
@@ -1739,8 +1739,7 @@ def _pale(points: np.ndarray, strip: _Strip, lab: np.ndarray, table: np.ndarray,
     h, w = lab.shape[:2]
     inside = (xy[:, 0] >= 0) & (xy[:, 0] < w) & (xy[:, 1] >= 0) & (xy[:, 1] < h)
     px = lab[np.clip(xy[:, 1], 0, h - 1), np.clip(xy[:, 0], 0, w - 1)]
-    hue = np.hypot(px[:, 1] - faces[1], px[:, 2] - faces[2])
-    out: np.ndarray = (inside & (hue < BLANK_HUE) & (px[:, 0] >= BLANK_LIGHTNESS * faces[0])
+    out: np.ndarray = (inside & of_faces_colour(px, faces)
                        & (_table_distance(px[None], table)[0] >= SIDE_FROM_TABLE))
     return out
 
