@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.backs import crop_colour, has_faces_colour
+from vision.backs import crop_colour, has_faces_colour, of_faces_colour
 from vision.recognize import _no_backs_of_faces_colour
 
 
@@ -54,3 +54,12 @@ def test_a_blank_face_found_by_the_segmenter_is_no_back_whatever_its_crop() -> N
     ranking = {0: [("1p", 0.9)], 1: [("2p", 0.9)], 2: [("1p", 0.4), ("back", 0.2), ("5z", 0.2)]}
     _no_backs_of_faces_colour(ranking, crops, blank={2})
     assert ranking[2] == [("1p", pytest.approx(2 / 3)), ("5z", pytest.approx(1 / 3))]
+
+
+def test_pixels_of_the_faces_colour_are_told_one_by_one_as_a_plain_colour_is() -> None:
+    """The segmenter looks for the tiles' pale side pixel by pixel: the same rule."""
+    faces = _lab(IVORY)
+    colours = [(190, 184, 166), (40, 90, 170), (30, 110, 60), (245, 243, 235), (60, 60, 60)]
+    pixels = np.array([_lab(c) for c in colours])
+    assert of_faces_colour(pixels, faces).tolist() == [has_faces_colour(p, faces) for p in pixels]
+    assert of_faces_colour(pixels, faces).tolist() == [True, False, False, True, False]
