@@ -1955,6 +1955,26 @@ def _size_penalty(reading: _Reading, face: _FaceSize | None) -> float:
     return 2.0 * float(np.mean(err))
 
 
+def _turned_column(reading: _Reading) -> bool:
+    """Whether a reading is a column of turned tiles, one per line."""
+    return reading.lines == len(reading.cut) > 1 and all(sw for _, _, sw in reading.cut)
+
+
+def _upright_rows_first(readings: list[_Reading]) -> list[_Reading]:
+    """The readings, less those that read as a column of turned tiles, one per line,
+    the cells that another reading reads as one row of as many upright faces.
+
+    Both cut the blob at the same place, and differ only in which way the tiles
+    stand: a hand lays its tiles upright in rows, and a column of tiles each turned
+    on its own line is no way to lay one. The column had the better seam score
+    for a concealed kong's two faces between its backs (real-8 12116, real-15
+    25093): turned, the two 9 characters were read as flowers, and the backs,
+    looked for beside a row only, were lost."""
+    rows = {len(r.cut) for r in readings
+            if r.lines == 1 and not any(sw for _, _, sw in r.cut)}
+    return [r for r in readings if not (_turned_column(r) and len(r.cut) in rows)]
+
+
 def _fragments(reading: _Reading, face: _FaceSize | None) -> bool:
     """Whether every cell of a run is under half the photo's face height either way.
 
@@ -2114,6 +2134,7 @@ def segment(image: np.ndarray, *, work_side: int = WORK_SIDE) -> Segmentation:
                                                             face.at(depths[bi])[0])
                                        if len(r.cut) >= 2]
         readings = readings + [o for r in readings if (o := _as_one_face(r, face)) is not None]
+        readings = _upright_rows_first(readings)
         best = max(readings, key=lambda r: r.score - _size_penalty(r, face))
         if _fragments(best, face):
             continue
