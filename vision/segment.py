@@ -1768,7 +1768,7 @@ def _side_shows(a: float, b: float, top: float, bot: float, strip: _Strip, lab: 
     the tile (the faces' hue, shaded), a band along the edge nearest the camera
     (inside the faces' boxes, whose outline takes it in). The table has no such
     band; unless it has the faces' colour itself, when the rule is not used."""
-    if faces is None or any(has_faces_colour(c, faces) for c in np.asarray(table)):
+    if faces is None or (len(table) and of_faces_colour(np.asarray(table), faces).any()):
         return False
     height = bot - top
     rows = np.r_[np.arange(top - SIDE_OUT * height, top + SIDE_IN * height),
