@@ -1657,9 +1657,10 @@ def _with_face_down(cut: list[tuple[np.ndarray, int, bool]], strip: _Strip, lab:
         for _ in range(2):
             a, b = (edge - pitch, edge) if direction < 0 else (edge, edge + pitch)
             corners = np.array([[a, top], [b, top], [b, bot], [a, bot]], np.float64)
-            plain = _plain_tile(strip.to_working(corners), lab, table, mask)
+            quad = strip.to_working(corners)
+            plain = _plain_tile(quad, lab, table, mask)
             if plain is None and _side_shows(a, b, top, bot, strip, lab, table, paper()):
-                plain = _plain_tile(strip.to_working(corners), lab, table, mask, on_side=True)
+                plain = _plain_tile(quad, lab, table, mask, on_side=True)
                 if plain is not None and has_faces_colour(plain, paper()):
                     plain = None  # a blank face is found without a side: this is table
             if plain is None:
