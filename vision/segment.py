@@ -1753,8 +1753,8 @@ def _band_share(a: float, b: float, rows: np.ndarray, strip: _Strip, lab: np.nda
     """Per strip row: the share of columns of ``[a, b]`` (its middle) that are pale."""
     margin = SIDE_MARGIN * (b - a)
     cols = np.linspace(a + margin, b - margin, 9)
-    grid = np.array([[x, y] for y in rows for x in cols], np.float64)
-    pale = _pale(grid, strip, lab, table, faces)
+    xs, ys = np.meshgrid(cols, rows)  # row by row, as the shares are taken
+    pale = _pale(np.c_[xs.ravel(), ys.ravel()], strip, lab, table, faces)
     share: np.ndarray = pale.reshape(len(rows), len(cols)).mean(axis=1)
     return share
 
