@@ -144,6 +144,10 @@ SIDE_STEP = 0.06
 marks the tiles' lit side there; a smooth fall is light falling across the faces."""
 SLIVER = 0.7
 """A face narrower than this share of its row's face width is a fragment of a cut."""
+FACE_WIDE = 0.85
+"""Share of the photo's face width (at its depth) that a face needs to be no sliver,
+however tall (:func:`_merge_slivers`); a lone tile cut across its ink gives two
+cells of about 0.7."""
 MARGIN_BAND = 0.15
 """Share of a face's height at its top and bottom that ink keeps clear of (its margins)."""
 LONG_ROW = 7.0
@@ -1987,7 +1991,7 @@ def _fragments(reading: _Reading, face: _FaceSize | None) -> bool:
     return all(max(w, h) < FRAGMENT * face.height for w, h, _ in reading.sizes())
 
 
-def _merge_slivers(cut: list[tuple[np.ndarray, int, bool]], face: _FaceSize | None,
+def _merge_slivers(reading: _Reading, face: _FaceSize | None,
                    inside: bool) -> list[tuple[np.ndarray, int, bool]]:
     """Merge faces much narrower than the row's faces into a touching neighbour.
 
@@ -1995,16 +1999,26 @@ def _merge_slivers(cut: list[tuple[np.ndarray, int, bool]], face: _FaceSize | No
     next to a face; real faces in a row share their aspect, so a face under
     :data:`SLIVER` of the expected width (the photo's aspect x its own height)
     joins the narrower of its upright neighbours, or is dropped when it stands
-    alone (never at the photo's edge, where faces are cut short)."""
+    alone (never at the photo's edge, where faces are cut short).
+
+    A face as wide as the photo's own faces where it lies (:data:`FACE_WIDE`) is
+    no sliver: a pair of bonus tiles set apart kept their pale sides in the
+    mask, so each face was half as tall again as a face and its width looked a
+    sliver of that height, and the pair became one tile (fresh-12 20156,
+    fresh-13 22038)."""
+    cut = reading.cut
     if face is None or len(cut) < 1 or len({ln for _, ln, _ in cut}) != 1:
         return cut
+    wide = {id(c): w >= FACE_WIDE * face.at(row)[0]
+            for (c, _, _), (w, _, _), row in zip(cut, reading.sizes(), reading.depths(),
+                                                 strict=True)}
     cells = sorted(cut, key=lambda t: float(t[0][0, 0]))
     changed = True
     while changed:
         changed = False
         for i, (c, ln, sw) in enumerate(cells):
             w, h = c[1, 0] - c[0, 0], c[2, 1] - c[0, 1]
-            if sw or w >= SLIVER * face.aspect * h:
+            if sw or w >= SLIVER * face.aspect * h or wide.get(id(c), False):
                 continue
             near = [j for j in (i - 1, i + 1) if 0 <= j < len(cells) and not cells[j][2]
                     and _gap(cells[min(i, j)][0], cells[max(i, j)][0]) <= 2]
@@ -2139,7 +2153,7 @@ def segment(image: np.ndarray, *, work_side: int = WORK_SIDE) -> Segmentation:
         best = max(readings, key=lambda r: r.score - _size_penalty(r, face))
         if _fragments(best, face):
             continue
-        cut, strip = _merge_slivers(best.cut, face, inside), best.strip
+        cut, strip = _merge_slivers(best, face, inside), best.strip
         if not cut:
             continue
         lines = {line for _, line, _ in cut}
