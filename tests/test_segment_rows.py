@@ -10,7 +10,15 @@ import pytest
 
 from datasets.scene_eval import match_outlines
 from datasets.scenes import generate_scene
-from vision.segment import FACE_ASPECT, _best_division, _width_misfit, segment
+from vision.segment import (
+    FACE_ASPECT,
+    _best_division,
+    _face_size,
+    _Reading,
+    _Strip,
+    _width_misfit,
+    segment,
+)
 
 
 def _errors(seed: int, size: tuple[int, int] = (960, 720), **kw: object) -> tuple[int, int]:
@@ -178,3 +186,35 @@ def test_one_face_of_a_meld_may_be_turned() -> None:
     assert _width_misfit(np.array([turned, 1.0, 1.0])) == pytest.approx(0.0, abs=1e-9)
     assert _width_misfit(np.array([turned, turned, 1.0])) == pytest.approx(
         np.log(turned) / 3)
+
+
+def _run(widths: list[float], height: float, score: float, turned: int = -1) -> _Reading:
+    """A row of touching faces read with the given widths (working pixels), the face
+    at ``turned`` lying sideways, all at row 300 of the photo."""
+    cut, x = [], 0.0
+    for i, w in enumerate(widths):
+        box = np.array([[x, 300 - height / 2], [x + w, 300 - height / 2],
+                        [x + w, 300 + height / 2], [x, 300 + height / 2]])
+        cut.append((box, 0, i == turned))
+        x += w
+    empty = np.zeros((1, 1), np.uint8)
+    return _Reading(cut, score, _Strip(empty, empty, np.eye(3)))
+
+
+@pytest.mark.parametrize(("runs", "width"), [
+    # fresh-10 15132: three 9 bamboos cut in four at their columns of sticks
+    ([_run([39, 41, 41], 40, 0.14), _run([53, 41, 41], 38, -0.01, turned=0),
+      _run([30, 31, 30, 31], 39, 0.81), _run([40, 41, 41, 41, 41], 41, -0.04)], 41),
+    # fresh-12 20036: a kong of 8 dots with a turned tile, cut in six
+    ([_run([35, 35, 47], 36, 0.40, turned=2), _run([24, 21, 26, 27, 27, 27], 34, 0.50),
+      _run([34, 36, 34, 36, 34, 36, 35, 34], 34, -0.03)], 35),
+])
+def test_the_photos_face_is_the_size_most_faces_share(runs: list[_Reading], width: float
+                                                     ) -> None:
+    """A run cut at its ink into even cells with seams between them set the photo's
+    face width (the median of the runs with seams: 31 and 27 pixels). The size is
+    the one most faces share, and the faces of the runs cut right outnumber the
+    one run cut wrong."""
+    face = _face_size(runs)
+    assert face is not None
+    assert face.width == pytest.approx(width, rel=0.05)
