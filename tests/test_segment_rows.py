@@ -163,6 +163,13 @@ def test_a_meld_is_cut_into_faces_of_the_photos_own_width(seed: int) -> None:
     assert _errors(seed, (2000, 1500)) == (0, 0)
 
 
+def test_a_kong_read_as_six_narrow_faces_is_cut_again_at_the_photos_face() -> None:
+    """A kong of 8 dots with a turned tile, its columns of dots parting like seams,
+    was read as six faces 0.7 as wide as the photo's (a size penalty of 0.71,
+    under the 1.0 that sent a run to be cut again; before: 3 missed, 3 extra)."""
+    assert _errors(20036, (1500, 2000)) == (0, 0)
+
+
 def test_a_meld_has_one_turned_tile_at_most() -> None:
     """A kong of four 8 dots: the gap between each face's two columns of dots shows
     more plainly than the seams (the profile below is fresh-11 17080's, simplified).

@@ -135,10 +135,12 @@ JOIN = 0.12
 SIZE_OUTLIER = 0.5
 """A face whose height is this far (log units) from the photo's median is a miscut one,
 left out of the fit of the size on the depth (a 34° photo's far faces: 0.4)."""
-MISFIT = 1.0
+MISFIT = 0.6
 """A run whose best reading is this far from the photo's face size (:func:`_size_penalty`)
 is cut again at the face's pitch, however many cells that reading has: a chow of
-dots read as the grid of its circles (36 cells) was otherwise left so, and lost."""
+dots read as the grid of its circles (36 cells) was otherwise left so, and lost;
+so was a kong of 8 dots read as six faces 0.7 as wide as the photo's (0.71;
+fresh-12 20036, at 1.0 before)."""
 SIDE_STEP = 0.06
 """Least fall of brightness (share of the faces') within 4 rows of a run's edge that
 marks the tiles' lit side there; a smooth fall is light falling across the faces."""
