@@ -135,6 +135,14 @@ JOIN = 0.12
 SIZE_OUTLIER = 0.5
 """A face whose height is this far (log units) from the photo's median is a miscut one,
 left out of the fit of the size on the depth (a 34° photo's far faces: 0.4)."""
+SHARED_SIZE = 0.15
+"""How far (log) a run's face width or height may be from another's for the two to
+share a size."""
+NO_SEAMS = -0.1
+"""A run's seam score (:func:`_cut_strip`) under which its cuts found no seams: its
+cells say nothing of the photo's face size (:func:`_sharing_size`). Runs of a hand
+cut right but with faint seams score -0.04 to 0; specks of a patterned table
+read as runs, -0.24 to -0.35."""
 MISFIT = 0.6
 """A run whose best reading is this far from the photo's face size (:func:`_size_penalty`)
 is cut again at the face's pitch, however many cells that reading has: a chow of
@@ -1972,15 +1980,6 @@ def _sharing_size(runs: list[_Reading], shrink: float) -> list[_Reading]:
     return best if votes(best) > 0 else runs
 
 
-SHARED_SIZE = 0.15
-"""How far (log) a run's face width or height may be from another's for the two to
-share a size."""
-NO_SEAMS = -0.1
-"""A run's seam score (:func:`_cut_strip`) under which its cuts found no seams: its
-cells say nothing of the photo's face size (:func:`_sharing_size`). Runs of a hand
-cut right but with faint seams score -0.04 to 0; specks of a patterned table
-read as runs, -0.24 to -0.35."""
-
 
 def _as_one_face(reading: _Reading, face: _FaceSize | None) -> _Reading | None:
     """The reading's two or three cells as one face, when together they are a face's size.
@@ -2070,16 +2069,17 @@ def _merge_slivers(reading: _Reading, face: _FaceSize | None,
     cut = reading.cut
     if face is None or len(cut) < 1 or len({ln for _, ln, _ in cut}) != 1:
         return cut
-    wide = {id(c): w >= FACE_WIDE * face.at(row)[0]
-            for (c, _, _), (w, _, _), row in zip(cut, reading.sizes(), reading.depths(),
-                                                 strict=True)}
+    # (known by identity: a merged cell is a new array, judged by its aspect alone)
+    wide = {id(c) for (c, _, _), (w, _, _), row
+            in zip(cut, reading.sizes(), reading.depths(), strict=True)
+            if w >= FACE_WIDE * face.at(row)[0]}
     cells = sorted(cut, key=lambda t: float(t[0][0, 0]))
     changed = True
     while changed:
         changed = False
         for i, (c, ln, sw) in enumerate(cells):
             w, h = c[1, 0] - c[0, 0], c[2, 1] - c[0, 1]
-            if sw or w >= SLIVER * face.aspect * h or wide.get(id(c), False):
+            if sw or w >= SLIVER * face.aspect * h or id(c) in wide:
                 continue
             near = [j for j in (i - 1, i + 1) if 0 <= j < len(cells) and not cells[j][2]
                     and _gap(cells[min(i, j)][0], cells[max(i, j)][0]) <= 2]
