@@ -215,6 +215,11 @@ def _run(widths: list[float], height: float, score: float, turned: int = -1) -> 
     # fresh-12 20036: a kong of 8 dots with a turned tile, cut in six
     ([_run([35, 35, 47], 36, 0.40, turned=2), _run([24, 21, 26, 27, 27, 27], 34, 0.50),
       _run([34, 36, 34, 36, 34, 36, 35, 34], 34, -0.03)], 35),
+    # real-10 16006: two short runs cut alike at their ink, a hand's run cut at its seams
+    ([_run([19, 13], 25, 0.09), _run([13, 17, 15, 14, 14, 11], 27, -0.35),
+      _run([25] * 11, 29.5, 0.39)], 25),
+    # fresh-10 15039: no run found seams; the median of all faces, as before the vote
+    ([_run([13, 14, 15, 13, 14, 13], 27, -0.79), _run([27] + [28] * 10, 26, -0.19)], 28),
 ])
 def test_the_photos_face_is_the_size_most_faces_share(runs: list[_Reading], width: float
                                                      ) -> None:
