@@ -138,6 +138,11 @@ left out of the fit of the size on the depth (a 34° photo's far faces: 0.4)."""
 SHARED_SIZE = 0.15
 """How far (log) a run's face width or height may be from another's for the two to
 share a size."""
+SEAMED_VOTE = 1.5
+"""How much a face of a run cut at seams counts in the vote on the photo's face size
+(:func:`_sharing_size`), against 1 for a run whose seams are faint: between the 7/6
+that lets two melds of three cut at seams outvote a run of seven cut at none, and
+the 2 at which three cells of a meld cut wrong tie with a steep photo's run of eight."""
 NO_SEAMS = -0.1
 """A run's seam score (:func:`_cut_strip`) under which its cuts found no seams: its
 cells say nothing of the photo's face size (:func:`_sharing_size`). Runs of a hand
@@ -1953,12 +1958,14 @@ def _sharing_size(runs: list[_Reading], shrink: float) -> list[_Reading]:
     faces' median, and the rest of the hand was judged too wide (fresh-10 15132,
     fresh-12 20036, fresh-14 24047); so did a run whose faces kept their pale
     sides, and were taller. So the size is the one that the most faces share
-    (within :data:`SHARED_SIZE` of it in width and height), and a face of a run
-    cut at seams (a score above 0) counts twice, and one of a run cut where no
-    seams are (:data:`NO_SEAMS`) not at all: two short runs cut alike at their
-    ink must not outvote a long run of a hand cut at its seams (real-10 16006),
-    nor a patterned table's specks, read as runs of tiny cells, the hand (real-13
-    21091)."""
+    (within :data:`SHARED_SIZE` of it in width and height; a tie goes to more
+    faces), a face of a run cut at seams (a score above 0) counting more
+    (:data:`SEAMED_VOTE`) and one of a run cut where no seams are
+    (:data:`NO_SEAMS`) not at all: two short runs cut alike at their ink must
+    not outvote a long run of a hand cut at its seams (real-10 16006), nor a
+    patterned table's specks, read as runs of tiny cells, the hand (real-13
+    21091); but a meld of three cut wrong at seams must not outvote a steep
+    photo's long run of eight whose seams are faint (its score just under 0)."""
     sizes = []
     for r in runs:
         upright = [(w, h, y) for (w, h, sw), y in zip(r.sizes(), r.depths(), strict=True)
@@ -1972,12 +1979,13 @@ def _sharing_size(runs: list[_Reading], shrink: float) -> list[_Reading]:
     def sharing(size: np.ndarray) -> list[_Reading]:
         return [r for s, r in sizes if np.abs(s - size).max() < SHARED_SIZE]
 
-    def votes(runs: list[_Reading]) -> int:
-        return sum(len(r.cut) * (2 if r.score > 0 else 1 if r.score > NO_SEAMS else 0)
-                   for r in runs)
+    def votes(runs: list[_Reading]) -> tuple[float, int]:
+        return (sum(len(r.cut) * (SEAMED_VOTE if r.score > 0 else 1 if r.score > NO_SEAMS
+                                  else 0) for r in runs),
+                sum(len(r.cut) for r in runs))
 
     best = max((sharing(s) for s, _ in sizes), key=votes)
-    return best if votes(best) > 0 else runs
+    return best if votes(best)[0] > 0 else runs
 
 
 
