@@ -1979,14 +1979,13 @@ def _sharing_size(runs: list[_Reading], shrink: float) -> list[_Reading]:
     def sharing(size: np.ndarray) -> list[_Reading]:
         return [r for s, r in sizes if np.abs(s - size).max() < SHARED_SIZE]
 
-    def votes(runs: list[_Reading]) -> tuple[float, int]:
+    def votes(group: list[_Reading]) -> tuple[float, int]:
         return (sum(len(r.cut) * (SEAMED_VOTE if r.score > 0 else 1 if r.score > NO_SEAMS
-                                  else 0) for r in runs),
-                sum(len(r.cut) for r in runs))
+                                  else 0) for r in group),
+                sum(len(r.cut) for r in group))
 
     best = max((sharing(s) for s, _ in sizes), key=votes)
     return best if votes(best)[0] > 0 else runs
-
 
 
 def _as_one_face(reading: _Reading, face: _FaceSize | None) -> _Reading | None:
