@@ -1865,6 +1865,12 @@ class _Reading:
         """Each face's centre row in working pixels: how far from the camera it lies."""
         return [float(p[:, 1].mean()) for p in self._corners()]
 
+    def upright(self) -> list[tuple[float, float, float]]:
+        """Width, height and centre row (working pixels) of each face not turned: what
+        the reading says of the photo's face size."""
+        return [(w, h, y) for (w, h, sideways), y in zip(self.sizes(), self.depths(),
+                                                         strict=True) if not sideways]
+
 
 @dataclass(frozen=True)
 class _FaceSize:
@@ -1913,8 +1919,7 @@ def _face_size(readings: list[_Reading]) -> _FaceSize | None:
     from every long run: with only the runs with seams, that photo's melds were
     cut at the upright aspect."""
     def faces_of(runs: list[_Reading]) -> list[tuple[float, float, float]]:
-        return [(w, h, y) for r in runs if len(r.cut) >= 3
-                for (w, h, sw), y in zip(r.sizes(), r.depths(), strict=True) if not sw]
+        return [face for r in runs if len(r.cut) >= 3 for face in r.upright()]
 
     # Rows, when there are any: the dots of a dense 5 or 6 dots repeat like a grid of
     # tiny faces, and one run read so (14 cells, development scene 161) outvoted the
@@ -1968,8 +1973,7 @@ def _sharing_size(runs: list[_Reading], shrink: float) -> list[_Reading]:
     photo's long run of eight whose seams are faint (its score just under 0)."""
     sizes = []
     for r in runs:
-        upright = [(w, h, y) for (w, h, sw), y in zip(r.sizes(), r.depths(), strict=True)
-                   if not sw]
+        upright = r.upright()
         if len(r.cut) >= 2 and upright:
             w, h, y = np.median(np.array(upright), axis=0)
             sizes.append((np.log([w, h]) - shrink * y * np.array([0.5, 1.0]), r))
