@@ -718,7 +718,9 @@ def load_faces(
     if use_cache:
         cache.parent.mkdir(parents=True, exist_ok=True)
         arrays = {f"{c}__{i:02d}": f for c, fs in faces.items() for i, f in enumerate(fs)}
-        tmp = cache.with_suffix(".tmp.npz")
+        # a name of this process's own: two builders started together on a fresh
+        # machine both write the cache, and a shared temporary name made one fail
+        tmp = cache.with_suffix(f".{os.getpid()}.tmp.npz")
         np.savez_compressed(tmp, **arrays)  # type: ignore[arg-type]
         tmp.replace(cache)
     return faces
