@@ -133,6 +133,24 @@ def test_only_a_step_in_brightness_is_a_tiles_side() -> None:
     assert (out[:48] > 0).all() and not (out[48:] > 0).any()
 
 
+def test_a_side_brighter_than_the_faces_does_not_trim_the_faces_away() -> None:
+    """In a steep photo lit from the camera's side, the tiles' front sides and a glare
+    along the faces' near edge are brighter than the faces (real-16 27039, 43 degrees:
+    faces 202-215, side 226-252). Against that brightest band the faces were a step
+    below, so the faces were trimmed away and the row was cut on its side (22 slivers,
+    14 tiles missed). The brightest band is a minority of the rows: the faces are the
+    rest, and they stay."""
+    from vision.segment import _trim_sides
+
+    mask = np.full((70, 300), 255, np.uint8)
+    gray = np.full(mask.shape, 205, np.uint8)
+    gray[10:40:6, ::3] = 90  # ink on the faces
+    gray[46:52] = 250  # glare along the faces' near edge
+    gray[52:] = 226  # the lit front side
+    out = _trim_sides(gray, mask)
+    assert (out[:46] > 0).all()
+
+
 def test_a_meld_read_as_a_grid_of_its_dots_is_cut_again_at_the_faces_pitch() -> None:
     """A chow of dots whose circles repeat like a grid of tiny faces was read as that
     grid (and so not cut again at the photo's face pitch, which only runs of five
