@@ -108,10 +108,11 @@ def test_specks_apart_are_not_joined_into_a_tile() -> None:
 
 
 def test_ink_bays_across_a_run_are_closed_and_nothing_else() -> None:
-    """A run's outline, 4 faces of 40 x 50 on green felt, with four bays: ink at the
-    first face's edge (orange: closed), a step along the run's bottom edge (the tiles'
-    bases), a bay of the table's own colour and a dark one (a face-down tile's back)
-    beside the last face (all three left open)."""
+    """A run's outline, 4 faces of 40 x 50 on green felt, with five bays: ink at the
+    first face's edge (orange: closed), ink reaching a face's top edge a quarter of the
+    face deep (green: an 8 bamboo's W, closed), a step along the run's bottom edge (the
+    tiles' bases), a bay of the table's own colour and a dark one (a face-down tile's
+    back) beside the last face (all three left open)."""
     from vision.segment import _ink_bays_closed
 
     felt, cream = (30, 110, 60), (245, 243, 235)
@@ -121,6 +122,7 @@ def test_ink_bays_across_a_run_are_closed_and_nothing_else() -> None:
     run = np.zeros(img.shape[:2], np.uint8)
     run[30:80, 20:180] = 255
     bays = {"ink": (slice(40, 70), slice(20, 28), (230, 130, 70)),
+            "deep ink": (slice(30, 44), slice(104, 130), (110, 170, 110)),
             "base": (slice(74, 80), slice(60, 140), (40, 60, 170)),
             "table": (slice(34, 50), slice(172, 180), felt),
             "dark": (slice(56, 76), slice(172, 180), (25, 30, 70))}
@@ -132,8 +134,9 @@ def test_ink_bays_across_a_run_are_closed_and_nothing_else() -> None:
     contours, _ = cv2.findContours(run, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     closed = np.zeros_like(run)
     cv2.drawContours(closed, [_ink_bays_closed(contours[0], lab, table)], -1, 255, -1)
-    rows, cols, _ = bays["ink"]
-    assert (closed[rows, cols] > 0).all()
+    for name in ("ink", "deep ink"):
+        rows, cols, _ = bays[name]
+        assert (closed[rows, cols] > 0).all(), name
     for name in ("base", "table", "dark"):
         rows, cols, _ = bays[name]
         assert not (closed[rows, cols] > 0).any(), name

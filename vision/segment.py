@@ -130,6 +130,13 @@ long side): a long thin band of shadow along the far edge of a row is the row's
 edge, and taking it out moved the row's cuts (fresh-3 scene 6139, 6 tiles)."""
 INK_BAY = 0.2
 """A bay of a run's outline smaller than this share of a face may be ink at a face's edge."""
+INK_DEEP = (0.25, 0.6)
+"""A bay along a run's long edge this deep (shares of a face's height) is ink too, if
+under :data:`INK_DEEP_BAY` of a face: an 8 bamboo's W and M reach its top and bottom
+edges, and a pung of them lost a face's corner (real-16 27085). (Not deeper: a
+face-down tile's back beside a kong, lit side and back apart, spans a face's height;
+without the bound, five benchmark hands lost a face or a back.)"""
+INK_DEEP_BAY = 0.5
 JOIN = 0.12
 """Specks this close (a share of a face's height) may be pieces of one face split by ink."""
 SIZE_OUTLIER = 0.5
@@ -779,7 +786,8 @@ def _ink_bays_closed(contour: np.ndarray, lab: np.ndarray, table: np.ndarray) ->
     face (a face-down tile's back beside a kong, on a table of nearly its
     colour, is larger: fresh scene 3102), running across the run rather than
     along it (the tiles' bases and lit sides step in and out along a run's long
-    edges), and not darker than half the run."""
+    edges) unless a quarter of a face deep or more (:data:`INK_DEEP`), and not
+    darker than half the run."""
     hull = cv2.convexHull(contour)
     x, y, w, h = cv2.boundingRect(hull)
     blob = np.zeros((h, w), np.uint8)
@@ -803,12 +811,15 @@ def _ink_bays_closed(contour: np.ndarray, lab: np.ndarray, table: np.ndarray) ->
     n, labels, stats, _ = cv2.connectedComponentsWithStats(bay)
     ink = []
     for i in range(1, n):
-        if stats[i, cv2.CC_STAT_AREA] >= INK_BAY * FACE_ASPECT * face_h ** 2:
+        area = stats[i, cv2.CC_STAT_AREA]
+        if area >= INK_DEEP_BAY * FACE_ASPECT * face_h ** 2:
             continue
         ys, xs = np.nonzero(labels == i)
         length = np.ptp(xs * along[0] + ys * along[1])
         across = np.ptp(ys * along[0] - xs * along[1])
-        if across > length and lab[ys, xs, 0].mean() >= 0.5 * lightness:
+        shape = ((across > length and area < INK_BAY * FACE_ASPECT * face_h ** 2)
+                 or INK_DEEP[0] * face_h <= across <= INK_DEEP[1] * face_h)
+        if shape and lab[ys, xs, 0].mean() >= 0.5 * lightness:
             ink.append(i)
     if not ink:
         return contour
