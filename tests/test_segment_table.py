@@ -287,3 +287,15 @@ def test_a_kongs_two_faces_are_a_row_not_a_column_of_turned_tiles() -> None:
     assert (m.missed, m.extra) == (0, 0)
     assert not any(q.sideways for q in quads)
     assert sum(q.face_down for q in quads) == 2
+
+
+def test_faces_darker_than_a_light_table_are_found_by_their_own_colour() -> None:
+    """27087: KMahjongg's pale green background, lit in the middle, is lighter than
+    the faces (Lab L 235 against 212), and its lightest part joined the mask: the
+    mask's lightest pixels, taken for the faces' colour, were the table's, so the
+    table there was kept as faces and the faces dropped (before: 15 of 15 tiles
+    missed, the table cut into cells). When the lightest are of the table's colours,
+    the faces' colour is the lightest of what is not."""
+    scene = generate_scene(27087, size=(1200, 1600), style="xmahjongg_real")
+    assert scene.background == "kde"
+    assert missed_and_extra(scene) == (0, 0)

@@ -112,6 +112,16 @@ are table however light (grey paper in shade is as grey as a shaded face)."""
 HUE_ONLY = (0.0, 1.0, 1.0)
 """Weights of :func:`_table_distance` that leave lightness out: a colour's hue (Lab a, b),
 which light and shadow leave alone."""
+LIGHTEST_TABLE = 11.0
+"""Distance (:func:`_table_distance`) under which the mask's lightest pixels are the
+table's own colour rather than faces a little lighter than the table. Ivory faces
+on a table of their hue, 24 lighter than its lightest colour, are 11.8 from it
+(real-12 19110: at :data:`TABLE_NEAR` they were taken for table, four tiles lost);
+the lit middle of a pale green table 9.2 (real-16 27087)."""
+LIGHTEST_OWN = 0.002
+"""Share of the photo that the lightest pixels not of the table's colours must cover to
+be the faces' colour when the mask's lightest are the table's (a hand's faces cover
+more; a few tile edges or a speck of glare less)."""
 TABLE_NEAR = 12
 """Distance (:func:`_table_distance`) under which a pixel is of one of the table's colours."""
 SHADE_CHROMA = 6.0
@@ -365,8 +375,14 @@ def _face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         level = float(np.percentile(white[mask > 0], 99.5))
         lightest = (white >= level - 10) & (mask > 0)
     if np.count_nonzero(lightest) >= 20:
-        face_lab = np.median(lab[lightest][:: max(1, int(np.count_nonzero(lightest)) // 2000)],
-                             axis=0)
+        face_lab = _median_colour(lab, lightest)
+        if _table_distance(face_lab[None, None, :], centres)[0, 0] < LIGHTEST_TABLE:
+            # The lightest of the mask is of the table's colours: a table as light as
+            # the faces, or lighter (real-16 27087), whose lightest part is in the
+            # mask. The faces are the lightest of what is not of the table's colours.
+            not_table = lightest & (d >= TABLE_NEAR)
+            if np.count_nonzero(not_table) >= LIGHTEST_OWN * h * w:
+                face_lab = _median_colour(lab, not_table)
         d_face = _table_distance(lab, face_lab[None, :])
         d = _with_shades(d, lab, centres, mask > 0, face_lab)
         # A face clearly lighter than the table around it stays a face however close
@@ -422,6 +438,13 @@ def _face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     else:
         mask[d < TABLE_NEAR] = 0
     return mask, np.asarray(centres, np.float32)
+
+
+def _median_colour(lab: np.ndarray, where: np.ndarray) -> np.ndarray:
+    """The median Lab colour of the pixels ``where`` (of at most about 2 000 of them)."""
+    picked = lab[where]
+    out: np.ndarray = np.median(picked[:: max(1, len(picked) // 2000)], axis=0)
+    return out
 
 
 def _grown_into(mask: np.ndarray, faint: np.ndarray, lab: np.ndarray, face_lab: np.ndarray,
