@@ -147,6 +147,7 @@ edges, and a pung of them lost a face's corner (real-16 27085). (Not deeper: a
 face-down tile's back beside a kong, lit side and back apart, spans a face's height;
 without the bound, five benchmark hands lost a face or a back.)"""
 INK_DEEP_BAY = 0.5
+"""A deep bay (:data:`INK_DEEP`) smaller than this share of a face may be ink."""
 JOIN = 0.12
 """Specks this close (a share of a face's height) may be pieces of one face split by ink."""
 SIZE_OUTLIER = 0.5
@@ -1325,7 +1326,10 @@ def _trim_sides(gray: np.ndarray, mask: np.ndarray) -> np.ndarray:
     The side of a tile is as pale as its face but in its shade, so along the
     row's length its brightness stays a step below the faces' brightness. A step,
     not a level: light falling across the faces darkens their far end as much,
-    smoothly (:data:`SIDE_STEP`).
+    smoothly (:data:`SIDE_STEP`). The faces' brightness is the brightest row's,
+    unless the rows near it are fewer than half the run's: a side lit from the
+    camera's side, or a glare along the faces' near edge, is then brighter than
+    the faces, and the median row's is theirs.
     """
     inside = mask > 0
     ceiling = masked_percentile(gray.T, inside.T, SEAM_PERCENTILE)  # ink leaves gaps
