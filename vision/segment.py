@@ -150,6 +150,11 @@ INK_DEEP_BAY = 0.5
 """A deep bay (:data:`INK_DEEP`) smaller than this share of a face may be ink."""
 JOIN = 0.12
 """Specks this close (a share of a face's height) may be pieces of one face split by ink."""
+WIDTH_SHRINK = 0.5
+"""How fast (in log) a face's width shrinks with depth against its height. Farther faces
+are seen more slantwise as well as smaller, so their height shrinks faster than their
+width (the dev set's 34° photo: 0.66 and 0.84; the square root of the height's factor
+gives 0.81)."""
 SIZE_OUTLIER = 0.5
 """A face whose height is this far (log units) from the photo's median is a miscut one,
 left out of the fit of the size on the depth (a 34° photo's far faces: 0.4)."""
@@ -832,16 +837,17 @@ def _ink_bays_closed(contour: np.ndarray, lab: np.ndarray, table: np.ndarray) ->
     along = along / max(float(np.hypot(*along)), 1e-9)
     face_h = min(rect[1])
     lightness = float(np.median(lab[..., 0][blob > 0]))
+    face_area = FACE_ASPECT * face_h ** 2
     n, labels, stats, _ = cv2.connectedComponentsWithStats(bay)
     ink = []
     for i in range(1, n):
         area = stats[i, cv2.CC_STAT_AREA]
-        if area >= INK_DEEP_BAY * FACE_ASPECT * face_h ** 2:
+        if area >= INK_DEEP_BAY * face_area:
             continue
         ys, xs = np.nonzero(labels == i)
         length = np.ptp(xs * along[0] + ys * along[1])
         across = np.ptp(ys * along[0] - xs * along[1])
-        shape = ((across > length and area < INK_BAY * FACE_ASPECT * face_h ** 2)
+        shape = ((across > length and area < INK_BAY * face_area)
                  or INK_DEEP[0] * face_h <= across <= INK_DEEP[1] * face_h)
         if shape and lab[ys, xs, 0].mean() >= 0.5 * lightness:
             ink.append(i)
@@ -1335,13 +1341,18 @@ def _trim_sides(gray: np.ndarray, mask: np.ndarray) -> np.ndarray:
     ceiling = masked_percentile(gray.T, inside.T, SEAM_PERCENTILE)  # ink leaves gaps
     cover = inside.mean(axis=1)
     covered = cover > 0.2 * cover.max()
+
+    def as_bright(level: float) -> np.ndarray:
+        bright: np.ndarray = (ceiling >= 0.88 * level) & covered
+        return bright
+
     faces = float(ceiling.max())
-    ok = (ceiling >= 0.88 * faces) & covered
+    ok = as_bright(faces)
     if 2 * ok.sum() < covered.sum():
         # the brightest rows are a minority: a lit side or a glare along the faces'
         # edge, brighter than the faces they would have trimmed away (real-16 27039)
         faces = float(np.median(ceiling[covered]))
-        ok = (ceiling >= 0.88 * faces) & covered
+        ok = as_bright(faces)
     rows = np.nonzero(ok)[0]
     if rows.size == 0:
         return mask
@@ -1933,12 +1944,9 @@ class _FaceSize:
         return self.width / self.height
 
     def at(self, row: float) -> tuple[float, float]:
-        """The face's width and height at this row of the photo. Farther faces are
-        seen more slantwise as well as smaller, so their height shrinks faster than
-        their width (the dev set's 34° photo: 0.66 and 0.84; the square root of the
-        height's factor gives 0.81)."""
+        """The face's width and height at this row of the photo (:data:`WIDTH_SHRINK`)."""
         s = float(np.clip(np.exp(self.shrink * (row - self.row)), 0.5, 2.0))
-        return self.width * s ** 0.5, self.height * s
+        return self.width * s ** WIDTH_SHRINK, self.height * s
 
 
 def _face_size(readings: list[_Reading]) -> _FaceSize | None:
@@ -2021,7 +2029,7 @@ def _sharing_size(runs: list[_Reading], shrink: float) -> list[_Reading]:
         upright = r.upright()
         if len(r.cut) >= 2 and upright:
             w, h, y = np.median(np.array(upright), axis=0)
-            sizes.append((np.log([w, h]) - shrink * y * np.array([0.5, 1.0]), r))
+            sizes.append((np.log([w, h]) - shrink * y * np.array([WIDTH_SHRINK, 1.0]), r))
     if not sizes:
         return runs
 
