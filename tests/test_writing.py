@@ -1,0 +1,156 @@
+"""The bonus tiles' written names, read by the text recogniser (``vision/writing.py``).
+
+Why: the recogniser decides a flower or season wherever it reads a name, over
+both networks; these tests pin that it reads the eight names where sets write
+them, that it names nothing where no name is written, and that a spotted name
+changes a crop's reading only as far as it should.
+"""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw, ImageFont
+
+from vision.classify import NONE, TileClassifier
+from vision.writing import (
+    NAMES,
+    READ,
+    Spotted,
+    WritingReader,
+    bundled_files,
+    corner_windows,
+    line_batch,
+    settle_by_name,
+)
+
+REPO = Path(__file__).resolve().parents[1]
+REAL = REPO / ".." / "shared" / "datasets" / "real-dev" / "crops"
+BONUS_NAMES = {"plum", "orchid", "chrysanthemum", "bamboo", "spring", "summer", "autumn", "winter"}
+KAI = Path("/usr/share/fonts/truetype/arphic/ukai.ttc")  # a brush hand, as sets write
+
+
+@pytest.fixture(scope="module")
+def clf() -> TileClassifier:
+    return TileClassifier()
+
+
+@pytest.fixture(scope="module")
+def reader(clf: TileClassifier) -> WritingReader:
+    assert clf.writing_reader is not None
+    return clf.writing_reader
+
+
+def written_face(name: str, *, right: bool, seed: int) -> np.ndarray:
+    """An ivory 96x128 face (RGB) with ``name`` in a top corner, in red or black,
+    over a few green strokes: a picture the name sits beside, as on real sets."""
+    if not KAI.exists():
+        pytest.skip("fonts-arphic-ukai is not installed")
+    rng = np.random.default_rng(seed)
+    img = Image.new("RGB", (96, 128), (236, 230, 212))
+    d = ImageDraw.Draw(img)
+    for _ in range(6):
+        x, y = rng.integers(10, 86), rng.integers(50, 120)
+        d.line([(x, y), (x + rng.integers(-20, 20), y - rng.integers(10, 40))],
+               fill=(40, 120, 60), width=3)
+    font = ImageFont.truetype(str(KAI), 30)
+    ink = (190, 30, 30) if seed % 2 else (30, 30, 30)
+    d.text((58 if right else 8, 8), name, font=font, fill=ink)
+    return np.asarray(img)
+
+
+def test_the_recogniser_is_installed_and_read_by_the_second_stage(clf: TileClassifier) -> None:
+    assert bundled_files() is not None
+    assert clf.writing_reader is not None
+    assert TileClassifier(second_stage=False).writing_reader is None
+
+
+@pytest.mark.parametrize("code", sorted(NAMES))
+def test_each_name_is_spotted_in_either_top_corner_and_either_way_up(
+        reader: WritingReader, code: str) -> None:
+    faces = [written_face(NAMES[code][0], right=right, seed=i)
+             for i, right in enumerate((False, True))]
+    turned = [f[::-1, ::-1] for f in faces]
+    got = reader.spot([*faces, *turned], [0.0, 0.0, 1.0, 1.0])
+    assert [s.code for s in got] == [code] * 4
+    assert min(s.score for s in got) >= 0.5  # plainly written: read plainly
+
+
+def test_a_crop_sure_of_its_way_up_is_read_only_that_way(reader: WritingReader) -> None:
+    """Half the work when the classifier is sure; both ways when it is not."""
+    face = written_face("春", right=True, seed=1)[::-1, ::-1]  # lying upside down
+    wrong_way, either, right_way = reader.spot([face] * 3, [0.0, 0.5, 1.0])
+    assert wrong_way.score < READ
+    assert either.code == right_way.code == "1g" and either.score >= READ
+
+
+def test_no_name_is_spotted_where_none_is_written(reader: WritingReader) -> None:
+    """Other tiles' writing (萬, 東, 中, 發, numerals) and plain faces: nothing named."""
+    faces = [written_face(text, right=right, seed=i)
+             for i, (text, right) in enumerate([("萬", False), ("東", True), ("中", False),
+                                                ("發", True), ("三", False), ("1", True)])]
+    faces.append(np.full((128, 96, 3), 230, np.uint8))
+    assert all(s.score < READ for s in reader.spot(faces, [0.5] * len(faces)))
+
+
+def test_no_name_is_spotted_on_real_suit_and_honour_tiles(reader: WritingReader) -> None:
+    """Photographs of nine real sets' other tiles, their writing included."""
+    if not REAL.exists():
+        pytest.skip("../shared/datasets/real-dev is not present")
+    with open(REAL / "labels.csv", newline="", encoding="utf-8") as f:
+        rows = [r for r in csv.DictReader(f) if r["tile"] not in BONUS_NAMES]
+    assert len(rows) > 200
+    crops = [cv2.cvtColor(cv2.imread(str(REAL / r["file"])), cv2.COLOR_BGR2RGB) for r in rows]
+    assert all(s.score < READ for s in reader.spot(crops, [0.5] * len(crops)))
+
+
+def test_windows_and_lines_have_the_recognisers_shape() -> None:
+    crop = np.zeros((128, 96, 3), np.uint8)
+    left, right = corner_windows(crop)
+    assert left.shape == right.shape == (54, 53, 3)
+    lines = line_batch([left, crop[:20, :80]])
+    assert lines.shape == (2, 3, 48, 192) and lines.dtype == np.float32
+    assert lines.min() == -1.0 and lines[0, :, :, 47:].max() == 0.0  # zero padding
+
+
+def test_a_name_read_settles_the_reading_as_surely_as_it_was_read() -> None:
+    labels = ["1s", "1f", "1g", NONE]
+    probs = np.array([[0.5, 0.3, 0.1, 0.1]] * 4)
+    rows = np.array([0, 1, 2])
+    out = settle_by_name(probs, rows, [Spotted("1g", 0.9), Spotted("1g", READ),
+                                       Spotted("1g", READ - 0.01)], labels, labels.index(NONE))
+    assert out[0].argmax() == out[1].argmax() == 2
+    w0, w1 = 0.9, READ
+    assert out[0, 2] == pytest.approx(0.9 * (w0 + (1 - w0) / 9))  # 1g had 1/9 of the tiles'
+    assert out[1, 2] == pytest.approx(0.9 * (w1 + (1 - w1) / 9))
+    assert out[0, 3] == out[1, 3] == pytest.approx(0.1)  # "not a tile" is not the name's to say
+    np.testing.assert_allclose(out.sum(axis=1), 1.0)
+    np.testing.assert_array_equal(out[2:], probs[2:])  # too faint, and not read at all
+
+
+def test_the_classifier_names_an_unseen_sets_spring_by_its_name(clf: TileClassifier) -> None:
+    """The scanned Hong Kong set that no network was trained on
+    (``xmahjongg_real``): both networks take its spring for a chrysanthemum
+    (their pictures are alike); its written name, 春, says which it is."""
+    from datasets.artwork import load_faces
+
+    try:
+        rgba = load_faces("xmahjongg_real")["1g"][0].astype(np.float32)
+    except FileNotFoundError:
+        pytest.skip("the xmahjongg package is not installed")
+    alpha = rgba[..., 3:] / 255
+    face = (rgba[..., :3] * alpha + 230 * (1 - alpha)).astype(np.uint8)
+    crop = cv2.resize(face, (96, 128), interpolation=cv2.INTER_AREA)
+    reader = clf.writing_reader
+    try:
+        clf.writing_reader = None
+        without, _ = clf.probabilities([crop], rgb=True)
+    finally:
+        clf.writing_reader = reader
+    got, _ = clf.probabilities([crop], rgb=True)
+    assert clf.labels[int(without[0].argmax())] != "1g"
+    assert clf.labels[int(got[0].argmax())] == "1g" and got[0].max() > 0.9
