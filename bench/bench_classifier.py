@@ -83,6 +83,13 @@ def bench(model: Path, repeats: int, hand: list[np.ndarray]) -> None:
         crops = [rng.integers(0, 256, (128, 96, 3), dtype=np.uint8) for _ in range(n)]
         med = median_ms(reader.probabilities, crops, repeats)
         print(f"  second stage, {n} crops: {med:6.2f} ms (median of {repeats})")
+    writing = clf.writing_reader
+    if writing is not None:  # the written names, for crops still in doubt after both stages
+        for n in (1, 4):
+            crops = [rng.integers(0, 256, (128, 96, 3), dtype=np.uint8) for _ in range(n)]
+            for up, way in ((0.0, "way up known"), (0.5, "both ways up")):
+                med = median_ms(lambda c, u=up: writing.spot(c, [u] * len(c)), crops, repeats)
+                print(f"  names read, {n} crops, {way}: {med:6.2f} ms (median of {repeats})")
     if hand:
         med = median_ms(clf.classify, hand, repeats)
         bonus = sum(g.code[-1] in "fg" for g in clf.classify(hand))
