@@ -17,7 +17,7 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from vision import writing
-from vision.classify import NONE, TileClassifier
+from vision.classify import BONUS_TILES, NONE, TileClassifier
 from vision.writing import (
     NAMES,
     READ,
@@ -65,6 +65,7 @@ def written_face(name: str, *, right: bool, seed: int) -> np.ndarray:
 
 
 def test_the_recogniser_is_installed_and_read_by_the_second_stage(clf: TileClassifier) -> None:
+    assert set(NAMES) == BONUS_TILES  # a name for each flower and season, and only them
     assert bundled_files() is not None
     assert clf.writing_reader is not None
     assert TileClassifier(second_stage=False).writing_reader is None

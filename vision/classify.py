@@ -278,9 +278,9 @@ class BonusReader:
         """The classifier's probabilities (N, L) with the bonus reader's say on the
         crops that may be bonus tiles (``rows``, :func:`may_be_bonus`).
 
-        On each of those crops the
-        reader's eight bonus probabilities replace the classifier's, and its
-        ``other`` is shared among the other tiles in the classifier's proportions.
+        On each of those crops the reader's eight bonus probabilities replace the
+        classifier's, and its ``other`` is shared among the other tiles in the
+        classifier's proportions.
         The classifier's ``none`` stays as it was: the reader learnt few crops
         that are not tiles, and a crop straddling two flowers would otherwise
         come out a confident flower (0.71 against 0.62; the test figures did not
