@@ -170,22 +170,21 @@ def settle_by_name(probs: np.ndarray, rows: np.ndarray, spotted: Sequence[Spotte
     :data:`READ` made that tile.
 
     The tile takes the share of the crop's tile probability that the name
-    was read with (more than a half, so it comes first), the other tiles share
+    was read with (at least a half, so it comes first), the other tiles share
     the rest as they had it, and ``none`` is kept: a name is no evidence that
-    the crop is one tile face and not two. A name read at 0.5 to 0.75 stays
-    below the pipeline's low-confidence mark, and the player is asked to
-    check it."""
+    the crop is one tile face and not two. A name read faintly (0.5 to about
+    0.75) leaves the tile below the pipeline's low-confidence mark, and the
+    player is asked to check it."""
     index = {lab: i for i, lab in enumerate(labels)}
     out = probs.copy()
     for r, s in zip(rows, spotted, strict=True):
         if s.score < READ:
             continue
-        weight = s.score
         rest = probs[r].copy()
         rest[none] = 0.0
         rest /= max(float(rest.sum()), 1e-12)
         tile = np.zeros(len(labels), probs.dtype)
         tile[index[s.code]] = 1.0
-        out[r] = (1.0 - probs[r, none]) * (weight * tile + (1 - weight) * rest)
+        out[r] = (1.0 - probs[r, none]) * (s.score * tile + (1 - s.score) * rest)
         out[r, none] = probs[r, none]
     return out
