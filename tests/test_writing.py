@@ -138,14 +138,13 @@ def test_the_classifier_names_an_unseen_sets_spring_by_its_name(clf: TileClassif
     """The scanned Hong Kong set that no network was trained on
     (``xmahjongg_real``): both networks take its spring for a chrysanthemum
     (their pictures are alike); its written name, 春, says which it is."""
-    from datasets.artwork import load_faces
+    from datasets.artwork import compose_on_face, load_faces
 
     try:
-        rgba = load_faces("xmahjongg_real")["1g"][0].astype(np.float32)
+        rgba = load_faces("xmahjongg_real")["1g"][0]
     except FileNotFoundError:
         pytest.skip("the xmahjongg package is not installed")
-    alpha = rgba[..., 3:] / 255
-    face = (rgba[..., :3] * alpha + 230 * (1 - alpha)).astype(np.uint8)
+    face = compose_on_face(rgba, (230, 230, 230))
     crop = cv2.resize(face, (96, 128), interpolation=cv2.INTER_AREA)
     reader = clf.writing_reader
     try:

@@ -120,9 +120,9 @@ class WritingReader:
         windows: list[np.ndarray] = []
         owner: list[int] = []
         for i, (crop, up) in enumerate(zip(crops, upside_down, strict=True)):
-            ways = [crop[::-1, ::-1]] if up > 1 - SURE_WAY_UP else [crop]
-            if SURE_WAY_UP <= up <= 1 - SURE_WAY_UP:
-                ways.append(crop[::-1, ::-1])
+            turned = crop[::-1, ::-1]
+            ways = ([crop] if up < SURE_WAY_UP else [turned] if up > 1 - SURE_WAY_UP
+                    else [crop, turned])
             for img in ways:
                 for w in corner_windows(img):
                     windows.append(w)
