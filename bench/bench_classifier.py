@@ -12,8 +12,9 @@ views of each crop, see ``TileClassifier.probabilities`` + softmax) on random
 240x320 BGR crops and prints the median over the repeats, per batch and per
 crop. Random crops seldom look like flowers, so the second stage (the bonus
 reader, which reads again only the crops that may be flowers or seasons) is
-timed on its own for 1, 4 and 8 crops: a hand's time is the first line plus
-the line for its number of bonus-looking tiles. When the real crops are there
+timed on its own for 1, 4 and 8 crops, and so is the reading of what is
+written (flowers' names, characters' numbers) on crops still in doubt: a
+hand's time is the first line plus the lines for its doubtful tiles. When the real crops are there
 (``--real``), a real hand is timed too: ten playing tiles and four flowers and
 seasons of set J, so both stages run as they do on a photo.
 
@@ -39,6 +40,7 @@ sys.path.insert(0, str(ROOT))
 
 from datasets.tile_dataset import BONUS_NAMES  # noqa: E402  (real-dev's names of bonus tiles)
 from vision.classify import MODEL_FILES, TileClassifier, _model_dir  # noqa: E402
+from vision.writing import NAME_WRITING, NUMBER_WRITING  # noqa: E402
 
 
 def median_ms(read: Callable[[list[np.ndarray]], object], crops: list[np.ndarray],
@@ -84,12 +86,15 @@ def bench(model: Path, repeats: int, hand: list[np.ndarray]) -> None:
         med = median_ms(reader.probabilities, crops, repeats)
         print(f"  second stage, {n} crops: {med:6.2f} ms (median of {repeats})")
     writing = clf.writing_reader
-    if writing is not None:  # the written names, for crops still in doubt after both stages
-        for n in (1, 4):
-            crops = [rng.integers(0, 256, (128, 96, 3), dtype=np.uint8) for _ in range(n)]
-            for up, way in ((0.0, "way up known"), (0.5, "both ways up")):
-                med = median_ms(lambda c, u=up: writing.spot(c, [u] * len(c)), crops, repeats)
-                print(f"  names read, {n} crops, {way}: {med:6.2f} ms (median of {repeats})")
+    if writing is not None:  # what is written, on crops still in doubt (vision/writing.py)
+        for what, kind in (("names", NAME_WRITING), ("numbers", NUMBER_WRITING)):
+            for n in (1, 4):
+                crops = [rng.integers(0, 256, (128, 96, 3), dtype=np.uint8) for _ in range(n)]
+                for up, way in ((0.0, "way up known"), (0.5, "both ways up")):
+                    med = median_ms(lambda c, u=up, k=kind: writing.spot(c, [u] * len(c), k),
+                                    crops, repeats)
+                    print(f"  {what} read, {n} crops, {way}: {med:6.2f} ms "
+                          f"(median of {repeats})")
     if hand:
         med = median_ms(clf.classify, hand, repeats)
         bonus = sum(g.code[-1] in "fg" for g in clf.classify(hand))

@@ -1,9 +1,11 @@
-"""The bonus tiles' written names, read by the text recogniser (``vision/writing.py``).
+"""What is written on tiles, read by the text recogniser (``vision/writing.py``):
+the bonus tiles' names and the character suit's numbers.
 
 Why: the recogniser decides a flower or season wherever it reads a name, over
-both networks; these tests pin that it reads the eight names where sets write
-them, that it names nothing where no name is written, and that a spotted name
-changes a crop's reading only as far as it should.
+both networks, and a doubtful character tile among its likeliest readings;
+these tests pin that it reads the eight names and the nine numbers where sets
+write them, that it names nothing where no name is written, and that what it
+spots changes a crop's reading only as far as it should.
 """
 
 from __future__ import annotations
@@ -17,16 +19,20 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from vision import writing
-from vision.classify import BONUS_TILES, NONE, TileClassifier
+from vision.classify import BONUS_TILES, NONE, TileClassifier, may_be_characters
 from vision.writing import (
     NAMES,
+    NUMBER_DOUBT,
+    NUMBER_READ,
+    NUMBER_WRITING,
+    NUMBERS,
     READ,
     Spotted,
     WritingReader,
     bundled_files,
-    corner_windows,
     line_batch,
-    settle_by_name,
+    settle_by_writing,
+    top_windows,
 )
 
 REPO = Path(__file__).resolve().parents[1]
@@ -44,6 +50,20 @@ def clf() -> TileClassifier:
 def reader(clf: TileClassifier) -> WritingReader:
     assert clf.writing_reader is not None
     return clf.writing_reader
+
+
+def character_face(numeral: str, digit: str | None, *, seed: int) -> np.ndarray:
+    """An ivory 96x128 character tile (RGB): ``numeral`` in black above a red 萬,
+    and, as some sets print it, an index ``digit`` in the top-left corner."""
+    if not KAI.exists():
+        pytest.skip("fonts-arphic-ukai is not installed")
+    img = Image.new("RGB", (96, 128), (236, 230, 212) if seed % 2 else (232, 232, 232))
+    d = ImageDraw.Draw(img)
+    d.text((30, 8), numeral, font=ImageFont.truetype(str(KAI), 36), fill=(30, 30, 30))
+    d.text((18, 56), "萬", font=ImageFont.truetype(str(KAI), 60), fill=(170, 40, 30))
+    if digit:
+        d.text((6, 4), digit, font=ImageFont.truetype(str(KAI), 18), fill=(30, 30, 30))
+    return np.asarray(img)
 
 
 def written_face(name: str, *, right: bool, seed: int) -> np.ndarray:
@@ -66,6 +86,7 @@ def written_face(name: str, *, right: bool, seed: int) -> np.ndarray:
 
 def test_the_recogniser_is_installed_and_read_by_the_second_stage(clf: TileClassifier) -> None:
     assert set(NAMES) == BONUS_TILES  # a name for each flower and season, and only them
+    assert set(NUMBERS) == {f"{n}m" for n in range(1, 10)}  # a number for each character
     assert bundled_files() is not None
     assert clf.writing_reader is not None
     assert TileClassifier(second_stage=False).writing_reader is None
@@ -80,6 +101,24 @@ def test_each_name_is_spotted_in_either_top_corner_and_either_way_up(
     got = reader.spot([*faces, *turned], [0.0, 0.0, 1.0, 1.0])
     assert [s.code for s in got] == [code] * 4
     assert min(s.score for s in got) >= 0.5  # plainly written: read plainly
+
+
+def test_the_characters_numbers_are_spotted_as_written_and_as_index_digits(
+        reader: WritingReader) -> None:
+    """Each number written three ways (the plain numeral, the formal one, an index
+    digit), in a brush hand: most read, none read as another number. (29 of 36
+    here; the misses: a lone 一 is a stroke, the brush 參 and the small 6 and
+    7 are read faintly.)"""
+    codes = sorted(NUMBERS)
+    faces = [character_face(NUMBERS[c][0], None, seed=0) for c in codes]
+    faces += [character_face(NUMBERS[c][1], None, seed=1) for c in codes]
+    faces += [character_face("", NUMBERS[c][-1], seed=2) for c in codes]
+    turned = [f[::-1, ::-1] for f in faces[:9]]  # the way up unknown: read both ways
+    got = reader.spot([*faces, *turned], [0.0] * 27 + [0.5] * 9, NUMBER_WRITING)
+    truth = codes * 4
+    read = [s.code == t for s, t in zip(got, truth, strict=True) if s.score >= NUMBER_READ]
+    assert all(read)
+    assert len(read) >= 27  # of 36
 
 
 def test_a_crop_sure_of_its_way_up_is_read_only_that_way(reader: WritingReader) -> None:
@@ -112,8 +151,9 @@ def test_no_name_is_spotted_on_real_suit_and_honour_tiles(reader: WritingReader)
 
 def test_windows_and_lines_have_the_recognisers_shape() -> None:
     crop = np.zeros((128, 96, 3), np.uint8)
-    left, right = corner_windows(crop)
+    left, right = top_windows(crop)
     assert left.shape == right.shape == (54, 53, 3)
+    assert [w.shape for w in top_windows(crop[:, :95], NUMBER_WRITING.windows)] == [(54, 52, 3)] * 3
     lines = line_batch([left, crop[:20, :80]])
     assert lines.shape == (2, 3, 48, 192) and lines.dtype == np.float32
     assert lines.min() == -1.0 and lines[0, :, :, 47:].max() == 0.0  # zero padding
@@ -123,7 +163,7 @@ def test_a_name_read_settles_the_reading_as_surely_as_it_was_read() -> None:
     labels = ["1s", "1f", "1g", NONE]
     probs = np.array([[0.5, 0.3, 0.1, 0.1]] * 4)
     rows = np.array([0, 1, 2])
-    out = settle_by_name(probs, rows, [Spotted("1g", 0.9), Spotted("1g", READ),
+    out = settle_by_writing(probs, rows, [Spotted("1g", 0.9), Spotted("1g", READ),
                                        Spotted("1g", READ - 0.01)], labels, labels.index(NONE))
     assert out[0].argmax() == out[1].argmax() == 2
     w0, w1 = 0.9, READ
@@ -132,6 +172,52 @@ def test_a_name_read_settles_the_reading_as_surely_as_it_was_read() -> None:
     assert out[0, 3] == out[1, 3] == pytest.approx(0.1)  # "not a tile" is not the name's to say
     np.testing.assert_allclose(out.sum(axis=1), 1.0)
     np.testing.assert_array_equal(out[2:], probs[2:])  # too faint, and not read at all
+
+
+def test_a_number_chooses_only_among_the_likeliest_tiles() -> None:
+    """A digit is read in a corner that a crop cut a little off may share with a
+    neighbour: a number the classifier does not have in its best three is no
+    reading of this crop."""
+    labels = ["2m", "3m", "5m", "7m", "1p", NONE]
+    probs = np.array([[0.05, 0.3, 0.45, 0.02, 0.13, 0.05]] * 2)
+    out = settle_by_writing(probs, np.array([0, 1]), [Spotted("3m", 0.9), Spotted("7m", 0.9)],
+                            labels, labels.index(NONE), NUMBER_WRITING)
+    assert labels[int(out[0].argmax())] == "3m"
+    np.testing.assert_array_equal(out[1], probs[1])  # 7m was not among 5m, 3m, 1p
+
+
+def test_only_doubtful_character_tiles_are_read_for_their_number() -> None:
+    labels = ["3m", "5m", "3p", "1f", NONE]
+    probs = np.array([[0.6, 0.3, 0.05, 0.0, 0.05],             # a 3 characters in doubt
+                      [NUMBER_DOUBT + 0.05, 0.1, 0.05, 0.0, 0.0],  # sure enough
+                      [0.3, 0.0, 0.6, 0.05, 0.05],             # a dots tile: circles read as 8s
+                      [0.1, 0.0, 0.05, 0.8, 0.05]])
+    np.testing.assert_array_equal(may_be_characters(probs, labels), [0])
+
+
+def test_an_unseen_sets_character_tile_is_made_sure_by_its_index_digit(
+        clf: TileClassifier) -> None:
+    """KDE's default set (held out of training): the networks take its brush
+    二 and 六 above 萬 for what they are, but below the product's
+    low-confidence mark; the index digit in its corner settles them."""
+    from datasets.artwork import compose_on_face, load_faces
+
+    try:
+        faces = load_faces("kde_default")
+    except FileNotFoundError:
+        pytest.skip("the kdegames-mahjongg-data package is not installed")
+    crops = [cv2.resize(compose_on_face(faces[code][0], (230, 230, 230)), (96, 128),
+                        interpolation=cv2.INTER_AREA) for code in ("2m", "6m")]
+    reader = clf.writing_reader
+    try:
+        clf.writing_reader = None
+        without, _ = clf.probabilities(crops, rgb=True)
+    finally:
+        clf.writing_reader = reader
+    got, _ = clf.probabilities(crops, rgb=True)
+    for code, before, after in zip(("2m", "6m"), without, got, strict=True):
+        assert clf.labels[int(before.argmax())] == code and before.max() < 0.75
+        assert clf.labels[int(after.argmax())] == code and after.max() > 0.9
 
 
 def test_the_classifier_names_an_unseen_sets_spring_by_its_name(clf: TileClassifier) -> None:

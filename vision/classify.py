@@ -41,7 +41,16 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.writing import DOUBT, WritingReader, bundled_files, settle_by_name
+from vision.writing import (
+    DOUBT,
+    NAME_WRITING,
+    NUMBER_DOUBT,
+    NUMBER_WRITING,
+    Writing,
+    WritingReader,
+    bundled_files,
+    settle_by_writing,
+)
 
 INPUT_H, INPUT_W = 80, 60
 """Network input size (portrait 3:4); crops are resized to it."""
@@ -249,6 +258,15 @@ def may_be_bonus(probs: np.ndarray, labels: Sequence[str]) -> np.ndarray:
     return np.flatnonzero(mass >= BONUS_GATE)
 
 
+def may_be_characters(probs: np.ndarray, labels: Sequence[str]) -> np.ndarray:
+    """Rows of ``probs`` (N, L) whose likeliest label is a character tile read
+    less surely than :data:`vision.writing.NUMBER_DOUBT`: the crops read for
+    their written number."""
+    best = probs.argmax(axis=1)
+    characters = np.array([lab.endswith("m") for lab in labels])
+    return np.flatnonzero(characters[best] & (probs.max(axis=1) < NUMBER_DOUBT))
+
+
 class BonusReader:
     """The second stage: which flower or season a crop shows, read at 128x96.
 
@@ -350,7 +368,8 @@ class TileClassifier:
         flowers or seasons are then read again by the :class:`BonusReader`,
         and those still in doubt (``vision.writing.DOUBT``) for their written
         name (:class:`vision.writing.WritingReader`), which settles them where
-        it is read.
+        it is read; crops taken for a character tile in doubt are read for
+        their written number (:func:`may_be_characters`).
         (The tile model does not look again at the crops it is unsure of, as
         the reader does: it made fewer confident errors on the held-out
         styles, but turned a real photo's 4 bamboos into 6s.)"""
@@ -360,12 +379,22 @@ class TileClassifier:
         rows = may_be_bonus(probs, self.labels)
         if self.bonus_reader is not None:
             probs = self.bonus_reader.refine(crops, probs, rows, self.labels, rgb=rgb)
-        doubt = rows[probs[rows].max(axis=1) < DOUBT]
-        if self.writing_reader is not None and doubt.size:
-            spotted = self.writing_reader.spot(
-                [as_rgb(crops[int(i)], int(i), rgb=rgb) for i in doubt], up[doubt])
-            probs = settle_by_name(probs, doubt, spotted, self.labels, self.labels.index(NONE))
+        if self.writing_reader is not None:
+            names = rows[probs[rows].max(axis=1) < DOUBT]
+            numbers = np.setdiff1d(may_be_characters(probs, self.labels), names)
+            probs = self._settle(crops, probs, up, names, NAME_WRITING, rgb=rgb)
+            probs = self._settle(crops, probs, up, numbers, NUMBER_WRITING, rgb=rgb)
         return probs, up
+
+    def _settle(self, crops: Sequence[np.ndarray], probs: np.ndarray, up: np.ndarray,
+                rows: np.ndarray, writing: Writing, *, rgb: bool) -> np.ndarray:
+        """``probs`` with ``rows`` settled by what the writing reader spots of ``writing``."""
+        if self.writing_reader is None or rows.size == 0:
+            return probs
+        spotted = self.writing_reader.spot(
+            [as_rgb(crops[int(i)], int(i), rgb=rgb) for i in rows], up[rows], writing)
+        return settle_by_writing(probs, rows, spotted, self.labels, self.labels.index(NONE),
+                                 writing)
 
     def classify(self, crops: Sequence[np.ndarray], *, rgb: bool = False) -> list[TileGuess]:
         """Name each crop; see the module docstring for the input contract."""

