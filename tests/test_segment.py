@@ -334,6 +334,19 @@ def test_a_row_drawn_in_columns_is_not_cut_into_more_faces_than_a_hand_has() -> 
     assert m.recall == 1.0 and m.precision == 1.0
 
 
+@pytest.mark.skipif("xmahjongg_real" not in available_sources(),
+                    reason="Debian package xmahjongg is not installed")
+def test_a_lone_tile_showing_its_pale_side_is_one_tile() -> None:
+    """A flower set apart shows its side along its near edge, as pale as its face:
+    its one cell was taller than the photo's faces by that side, and two turned
+    tiles cut across it fitted better; the flower was read as two tiles
+    (real-18 31125, here at a small size)."""
+    scene = generate_scene(31125, size=(800, 600), style="xmahjongg_real")
+    seg = segment(scene.image)
+    m = match_outlines([q.corners for q in seg.quads], [np.array(t.outline) for t in scene.tiles])
+    assert m.recall == 1.0 and m.precision == 1.0
+
+
 def test_a_plain_tile_of_the_faces_colour_beside_a_run_is_a_blank_face() -> None:
     """A blank white dragon in shadow at a run's end, on a pink cloth as light as
     it, fell out of the face mask and was taken for a face-down tile (generated

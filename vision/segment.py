@@ -180,6 +180,13 @@ fresh-12 20036, at 1.0 before)."""
 SIDE_STEP = 0.06
 """Least fall of brightness (share of the faces') within 4 rows of a run's edge that
 marks the tiles' lit side there; a smooth fall is light falling across the faces."""
+LONE_SIDE = (0.15, 0.5)
+"""How much taller (log units) than the photo's face a lone tile's one cell may be
+for its near end to be taken for the tile's side (:func:`_face_above_side`): a
+side shows a third to a half of a face's height from 30° to 45° of tilt (a
+tile is half as thick as it is high); past 0.5 the cell is two faces."""
+LONE_WIDTH = 0.2
+"""...and how close (log units) its width must be to the photo's face width."""
 SLIVER = 0.7
 """A face narrower than this share of its row's face width is a fragment of a cut."""
 FACE_WIDE = 0.85
@@ -2065,6 +2072,36 @@ def _as_one_face(reading: _Reading, face: _FaceSize | None) -> _Reading | None:
     return _Reading(one.cut, 0.3 - 3 * aspect_err, reading.strip)
 
 
+def _face_above_side(reading: _Reading, face: _FaceSize | None) -> _Reading | None:
+    """A lone tile's one cell less its near end, when the cell is the photo's face
+    width and taller than its face by about a tile's side (:data:`LONE_SIDE`).
+
+    A tile set apart (a bonus tile) shows its side along its near edge, the lower
+    one in the photo; a side as pale and bright as the face leaves no step of
+    shade for :func:`_trim_sides` to find, so the one cell was a face and a
+    half high, and the blob cut across its height as two turned tiles fitted
+    the photo's face better (real-18 31035, 31125 and 31136: three bonus tiles
+    set apart, each read as two). The face is the cell's far end, as high as
+    the photo's face there."""
+    if face is None or len(reading.cut) != 1 or reading.cut[0][2]:
+        return None
+    (w, h, _), = reading.sizes()
+    fw, fh = face.at(reading.depths()[0])
+    if abs(np.log(w / fw)) > LONE_WIDTH or not LONE_SIDE[0] < np.log(h / fh) < LONE_SIDE[1]:
+        return None
+    corners, line, _ = reading.cut[0]
+    p = reading.strip.to_working(corners)
+    y0, y1 = float(corners[0, 1]), float(corners[2, 1])
+    keep = (y1 - y0) * fh / h
+    if p[:2, 1].mean() < p[2:, 1].mean():  # the strip's top is the far end
+        y1 = y0 + keep
+    else:
+        y0 = y1 - keep
+    x0, x1 = float(corners[0, 0]), float(corners[1, 0])
+    cell = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
+    return _Reading([(cell, line, False)], reading.score, reading.strip)
+
+
 def _size_penalty(reading: _Reading, face: _FaceSize | None) -> float:
     """How far a short run's faces (six or fewer) are from the photo's face size (log units, x2).
 
@@ -2274,6 +2311,8 @@ def segment(image: np.ndarray, *, work_side: int = WORK_SIDE) -> Segmentation:
                                                             face.at(depths[bi])[0])
                                        if len(r.cut) >= 2]
         readings = readings + [o for r in readings if (o := _as_one_face(r, face)) is not None]
+        readings = readings + [o for r in readings
+                               if (o := _face_above_side(r, face)) is not None]
         readings = _upright_rows_first(readings)
         best = max(readings, key=lambda r: r.score - _size_penalty(r, face))
         if _fragments(best, face):
