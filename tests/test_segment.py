@@ -347,6 +347,20 @@ def test_a_lone_tile_showing_its_pale_side_is_one_tile() -> None:
     assert m.recall == 1.0 and m.precision == 1.0
 
 
+@pytest.mark.skipif("xmahjongg_real" not in available_sources(),
+                    reason="Debian package xmahjongg is not installed")
+def test_faces_in_the_shade_of_a_checked_cloth_are_found() -> None:
+    """A cloth checked in orange and a pale lilac as light as the faces in its
+    shaded corner: faces must stand out from the light squares to be found
+    first, and the hand's shaded half was lost (real-19 33106, here at a small
+    size: 7 of 16 tiles found). Standing out from the dark squares, with the
+    faces' hue and not the cloth's colours, they join the faces found."""
+    scene = generate_scene(33106, size=(1200, 900), style="xmahjongg_real")
+    seg = segment(scene.image)
+    m = match_outlines([q.corners for q in seg.quads], [np.array(t.outline) for t in scene.tiles])
+    assert len(m.pairs) >= 15 and m.precision == 1.0  # of 16 (one face in deep shade)
+
+
 def test_a_plain_tile_of_the_faces_colour_beside_a_run_is_a_blank_face() -> None:
     """A blank white dragon in shadow at a run's end, on a pink cloth as light as
     it, fell out of the face mask and was taken for a face-down tile (generated

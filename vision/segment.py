@@ -359,6 +359,11 @@ def _face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     spread = float(np.percentile(border[table_px] - local[ring_idx][table_px], 80))
     table_top = local + max(spread, 10)  # the table's darkest plus its own texture
     stands_out = white > table_top + 15
+    # On a checked cloth that texture is its light squares, and faces in its shade
+    # no lighter than them stand out from the dark squares only (real-19 33106:
+    # half a hand lost): they may join the faces found where they are of none of
+    # the cloth's colours (``faint`` below).
+    checked = (white > local + 10 + 15) & ~stands_out & (white > SHADED_FLOOR)
     light = (white > FACE_FLOOR) & stands_out
     clear = (white > SHADED_FLOOR) & (white > table_top + STANDS_CLEAR) & ~light
     if clear.any():
@@ -436,7 +441,8 @@ def _face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         if lighter.any() and len(vivid):
             lighter[lighter] = _table_distance(lab[lighter][None], vivid,
                                                HUE_ONLY)[0] >= TABLE_EXACT
-        faint = drop & ~lighter & (mask > 0) & (white >= table_level + FAINTER)
+        faint = ((drop & ~lighter & (mask > 0)) | (checked & (d >= TABLE_NEAR))) & (
+            white >= table_level + FAINTER)
         # (a shaded pixel must be near the lightest faces' hue and of another hue than
         # the table around it: a blue tile back beside the faces is as dark, and grey
         # paper or a cream table in a hand's shadow as grey as the faces there)
@@ -2082,7 +2088,9 @@ def _face_above_side(reading: _Reading, face: _FaceSize | None) -> _Reading | No
     half high, and the blob cut across its height as two turned tiles fitted
     the photo's face better (real-18 31035, 31125 and 31136: three bonus tiles
     set apart, each read as two). The face is the cell's far end, as high as
-    the photo's face there."""
+    the photo's face there. A cell whose height lies across the photo is no
+    tile standing on its side: a pair of bonus tiles read as one face turned
+    (fresh-14 24087) is as wide as a face and a side is high."""
     if face is None or len(reading.cut) != 1 or reading.cut[0][2]:
         return None
     (w, h, _), = reading.sizes()
@@ -2091,9 +2099,12 @@ def _face_above_side(reading: _Reading, face: _FaceSize | None) -> _Reading | No
         return None
     corners, line, _ = reading.cut[0]
     p = reading.strip.to_working(corners)
+    down = p[2:].mean(axis=0) - p[:2].mean(axis=0)  # the cell's height, in the photo
+    if abs(down[1]) < abs(down[0]):
+        return None  # its height lies across the photo: a pair of faces side by side
     y0, y1 = float(corners[0, 1]), float(corners[2, 1])
     keep = (y1 - y0) * fh / h
-    if p[:2, 1].mean() < p[2:, 1].mean():  # the strip's top is the far end
+    if down[1] > 0:  # the strip's top is the far end
         y1 = y0 + keep
     else:
         y0 = y1 - keep
