@@ -12,7 +12,7 @@ import pytest
 from datasets.artwork import available_sources
 from datasets.scene_eval import match_outlines
 from datasets.scenes import Scene, generate_scene
-from vision.segment import segment
+from vision.segment import _dark_run, _face_mask, segment
 
 
 def missed_and_extra(scene: Scene) -> tuple[int, int]:
@@ -299,3 +299,25 @@ def test_faces_darker_than_a_light_table_are_found_by_their_own_colour() -> None
     scene = generate_scene(27087, size=(1200, 1600), style="xmahjongg_real")
     assert scene.background == "kde"
     assert missed_and_extra(scene) == (0, 0)
+
+
+def test_a_checked_cloth_along_the_border_is_a_table_not_a_close_up() -> None:
+    """Light squares as light as faces, with their sharp edges, along the photo's
+    border looked like a close-up of a set (faces crossed by ink): no table was
+    learnt and every light square was a face (fresh-19 32163: the hand lost in
+    three outlines the size of the photo). Ink crosses a border in short runs,
+    a cloth's dark squares in runs of a square (``INK_RUN``)."""
+    sq, h, w = 40, 600, 900
+    ys, xs = np.mgrid[0:h, 0:w]
+    light = ((ys // sq + xs // sq) % 2).astype(bool)
+    img = np.where(light[..., None], np.uint8([232, 224, 228]), np.uint8([80, 100, 170]))
+    img[200:272, 100:800] = (245, 243, 235)  # a row of faces, with ink
+    for x in range(100, 800, 54):
+        img[200:272, x] = (150, 150, 140)
+        img[220:226, x + 10:x + 44] = (180, 40, 30)
+    noise = np.random.default_rng(0).normal(0, 3, img.shape)
+    img = np.clip(img + noise, 0, 255).astype(np.uint8)
+    assert len(_face_mask(img)[1]) > 0  # the table's colours were learnt
+    inked = np.full((100, 200), 200, np.uint8)
+    inked[:, ::10] = 0  # strokes across the border, a pixel wide
+    assert _dark_run(inked, 4, 100) == 1.0
