@@ -31,7 +31,7 @@ returned in the input image's pixels.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, cached_property
 from typing import Literal
 
@@ -189,7 +189,7 @@ SIDE_STEP = 0.06
 marks the tiles' lit side there; a smooth fall is light falling across the faces."""
 LONE_SIDE = (0.15, 0.5)
 """How much taller (log units) than the photo's face a lone tile's one cell may be
-for its near end to be taken for the tile's side (:func:`_face_above_side`): a
+for its near end to be taken for the tile's side (:func:`_face_and_side`): a
 side shows a third to a half of a face's height from 30° to 45° of tilt (a
 tile is half as thick as it is high); past 0.5 the cell is two faces."""
 LONE_WIDTH = 0.2
@@ -1931,6 +1931,7 @@ class _Reading:
     cut: list[tuple[np.ndarray, int, bool]]  # strip-pixel quads, line, sideways
     score: float
     strip: _Strip
+    with_side: bool = False  # one cell, a face and its tile's side (:func:`_face_and_side`)
 
     @property
     def lines(self) -> int:
@@ -2098,39 +2099,34 @@ def _as_one_face(reading: _Reading, face: _FaceSize | None) -> _Reading | None:
     return _Reading(one.cut, 0.3 - 3 * aspect_err, reading.strip)
 
 
-def _face_above_side(reading: _Reading, face: _FaceSize | None) -> _Reading | None:
-    """A lone tile's one cell less its near end, when the cell is the photo's face
-    width and taller than its face by about a tile's side (:data:`LONE_SIDE`).
+def _face_and_side(reading: _Reading, face: _FaceSize | None) -> _Reading | None:
+    """A lone tile's one cell read as a face and its tile's side, when the cell is
+    the photo's face width and taller than its face by about a side
+    (:data:`LONE_SIDE`): its size is then judged by the face's width alone
+    (:func:`_size_penalty`).
 
     A tile set apart (a bonus tile) shows its side along its near edge, the lower
     one in the photo; a side as pale and bright as the face leaves no step of
     shade for :func:`_trim_sides` to find, so the one cell was a face and a
     half high, and the blob cut across its height as two turned tiles fitted
     the photo's face better (real-18 31035, 31125 and 31136: three bonus tiles
-    set apart, each read as two). The face is the cell's far end, as high as
-    the photo's face there. A cell whose height lies across the photo is no
-    tile standing on its side: a pair of bonus tiles read as one face turned
+    set apart, each read as two). The outline keeps the side: cut to the
+    photo's face height at the far end, it cut off the near end of a face
+    that was taller (real-17 29021, an upside-down winter whose name was
+    lost with it). A cell whose height lies across the photo is no tile
+    standing on its side: a pair of bonus tiles read as one face turned
     (fresh-14 24087) is as wide as a face and a side is high."""
-    if face is None or len(reading.cut) != 1 or reading.cut[0][2]:
+    if face is None or len(reading.cut) != 1 or reading.cut[0][2] or reading.with_side:
         return None
     (w, h, _), = reading.sizes()
     fw, fh = face.at(reading.depths()[0])
     if abs(np.log(w / fw)) > LONE_WIDTH or not LONE_SIDE[0] < np.log(h / fh) < LONE_SIDE[1]:
         return None
-    corners, line, _ = reading.cut[0]
-    p = reading.strip.to_working(corners)
+    p = reading.strip.to_working(reading.cut[0][0])
     down = p[2:].mean(axis=0) - p[:2].mean(axis=0)  # the cell's height, in the photo
     if abs(down[1]) < abs(down[0]):
         return None  # its height lies across the photo: a pair of faces side by side
-    y0, y1 = float(corners[0, 1]), float(corners[2, 1])
-    keep = (y1 - y0) * fh / h
-    if down[1] > 0:  # the strip's top is the far end
-        y1 = y0 + keep
-    else:
-        y0 = y1 - keep
-    x0, x1 = float(corners[0, 0]), float(corners[1, 0])
-    cell = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
-    return _Reading([(cell, line, False)], reading.score, reading.strip)
+    return replace(reading, with_side=True)
 
 
 def _size_penalty(reading: _Reading, face: _FaceSize | None) -> float:
@@ -2148,7 +2144,8 @@ def _size_penalty(reading: _Reading, face: _FaceSize | None) -> float:
     for (w, h, sideways), row in zip(reading.sizes(), reading.depths(), strict=True):
         fw, fh = face.at(row)
         fw, fh = (fh, fw) if sideways else (fw, fh)
-        err.append(abs(np.log(max(w, 1e-3) / fw)) + abs(np.log(max(h, 1e-3) / fh)))
+        tall = 0.0 if reading.with_side else abs(np.log(max(h, 1e-3) / fh))
+        err.append(abs(np.log(max(w, 1e-3) / fw)) + tall)
     return 2.0 * float(np.mean(err))
 
 
@@ -2343,7 +2340,7 @@ def segment(image: np.ndarray, *, work_side: int = WORK_SIDE) -> Segmentation:
                                        if len(r.cut) >= 2]
         readings = readings + [o for r in readings if (o := _as_one_face(r, face)) is not None]
         readings = readings + [o for r in readings
-                               if (o := _face_above_side(r, face)) is not None]
+                               if (o := _face_and_side(r, face)) is not None]
         readings = _upright_rows_first(readings)
         best = max(readings, key=lambda r: r.score - _size_penalty(r, face))
         if _fragments(best, face):

@@ -16,19 +16,20 @@ set's brush 三 above 萬 taken for a 五, where the set prints a plain index
 digit 3 in the corner (KDE's default set).
 
 How: the top corners of the crop (where sets write the name and the index
-digit), both ways up unless the classifier is sure of the tile's way up, are
-read as short text lines in one batch. A tile's writing is *spotted* with the
-probability that the recogniser's output, at its most likely moment, is one
-of that tile's characters (:data:`NAMES`, :data:`NUMBERS`; 2f's orchid is 蘭
-in traditional and 兰 in simplified writing). The recogniser has to name
-every character of Chinese, so a character it sees in a blot of ink or a
-picture's leaves is rarely one of these eight names: on 1,500 crops of
-generated photos it spotted none wrongly, and on 300 real photographs of
-other tiles none above 0.16; on rendered test crops a few, up to 0.56
-(:data:`READ`). Digits are another matter (a dots tile's pair of circles
-reads as an 8), so a number is only looked for on a crop the classifier
-already takes for a character tile, and only chooses among the tiles the
-classifier finds likeliest (:data:`NUMBER_WRITING`).
+digit; for a number, the top middle too), both ways up unless the classifier
+is sure of the tile's way up, are read as short text lines in one batch. A
+tile's writing is *spotted* with the probability that the recogniser's
+output, at its most likely moment, is one of that tile's characters
+(:data:`NAMES`, :data:`NUMBERS`; 2f's orchid is 蘭 in traditional and 兰 in
+simplified writing). The recogniser has to name every character of Chinese,
+so a character it sees in a blot of ink or a picture's leaves is rarely one
+of these eight names: on 1,500 crops of generated photos it spotted none
+wrongly, and on 300 real photographs of other tiles none above 0.16; on
+rendered test crops a few, up to 0.56 (:data:`READ`). Digits are another
+matter (a dots tile's pair of circles reads as an 8), so a number is only
+looked for on a crop the classifier already takes for a character tile, and
+only chooses among the tiles the classifier finds likeliest
+(:data:`NUMBER_WRITING`).
 What it cannot tell: a tile whose name is not written (flowers with a bare
 number, American sets' English words), and a name written in a cursive hand
 (that set's 夏).
