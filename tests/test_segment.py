@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from datasets.artwork import available_sources
-from datasets.scene_eval import box_polygon, match_outlines
+from datasets.scene_eval import Matching, box_polygon, match_outlines
 from datasets.scenes import generate_scene
 from vision.segment import estimate_pitch, masked_percentile, segment, split_1d
 
@@ -38,6 +38,18 @@ def _grain(n: int, level: int) -> np.ndarray:
     """``n`` grey pixels around ``level`` (a paper's grain)."""
     grey = np.clip(np.random.default_rng(1).normal(level, 3, n), 0, 255)
     return np.repeat(grey[:, None], 3, axis=1).astype(np.uint8)
+
+
+needs_scanned_set = pytest.mark.skipif("xmahjongg_real" not in available_sources(),
+                                       reason="Debian package xmahjongg is not installed")
+
+
+def _scanned_scene_outlines(seed: int, size: tuple[int, int]) -> Matching:
+    """The outlines found in a generated photo of the scanned set (``xmahjongg_real``),
+    matched to its true tiles."""
+    scene = generate_scene(seed, size=size, style="xmahjongg_real")
+    quads = segment(scene.image).quads
+    return match_outlines([q.corners for q in quads], [np.array(t.outline) for t in scene.tiles])
 
 
 def test_a_row_of_touching_tiles_is_split_into_each_tile() -> None:
@@ -323,41 +335,32 @@ def test_frames_in_solid_runs_are_filled_but_not_table_strips_or_a_net() -> None
     np.testing.assert_array_equal(_frames_filled(big), big)
 
 
-@pytest.mark.skipif("xmahjongg_real" not in available_sources(),
-                    reason="Debian package xmahjongg is not installed")
+@needs_scanned_set
 def test_a_row_drawn_in_columns_is_not_cut_into_more_faces_than_a_hand_has() -> None:
     """The scanned set's bamboo and characters repeat at a fraction of a face: a row
     of 14 was cut as 22 narrower faces, then as a grid of 85 (scene 12114)."""
-    scene = generate_scene(12114, size=(2000, 1500), style="xmahjongg_real")
-    seg = segment(scene.image)
-    m = match_outlines([q.corners for q in seg.quads], [np.array(t.outline) for t in scene.tiles])
+    m = _scanned_scene_outlines(12114, (2000, 1500))
     assert m.recall == 1.0 and m.precision == 1.0
 
 
-@pytest.mark.skipif("xmahjongg_real" not in available_sources(),
-                    reason="Debian package xmahjongg is not installed")
+@needs_scanned_set
 def test_a_lone_tile_showing_its_pale_side_is_one_tile() -> None:
     """A flower set apart shows its side along its near edge, as pale as its face:
     its one cell was taller than the photo's faces by that side, and two turned
     tiles cut across it fitted better; the flower was read as two tiles
     (real-18 31125, here at a small size)."""
-    scene = generate_scene(31125, size=(800, 600), style="xmahjongg_real")
-    seg = segment(scene.image)
-    m = match_outlines([q.corners for q in seg.quads], [np.array(t.outline) for t in scene.tiles])
+    m = _scanned_scene_outlines(31125, (800, 600))
     assert m.recall == 1.0 and m.precision == 1.0
 
 
-@pytest.mark.skipif("xmahjongg_real" not in available_sources(),
-                    reason="Debian package xmahjongg is not installed")
+@needs_scanned_set
 def test_faces_in_the_shade_of_a_checked_cloth_are_found() -> None:
     """A cloth checked in orange and a pale lilac as light as the faces in its
     shaded corner: faces must stand out from the light squares to be found
     first, and the hand's shaded half was lost (real-19 33106, here at a small
     size: 7 of 16 tiles found). Standing out from the dark squares, with the
     faces' hue and not the cloth's colours, they join the faces found."""
-    scene = generate_scene(33106, size=(1200, 900), style="xmahjongg_real")
-    seg = segment(scene.image)
-    m = match_outlines([q.corners for q in seg.quads], [np.array(t.outline) for t in scene.tiles])
+    m = _scanned_scene_outlines(33106, (1200, 900))
     assert len(m.pairs) >= 15 and m.precision == 1.0  # of 16 (one face in deep shade)
 
 
