@@ -164,7 +164,7 @@ def test_a_name_read_settles_the_reading_as_surely_as_it_was_read() -> None:
     probs = np.array([[0.5, 0.3, 0.1, 0.1]] * 4)
     rows = np.array([0, 1, 2])
     out = settle_by_writing(probs, rows, [Spotted("1g", 0.9), Spotted("1g", READ),
-                                       Spotted("1g", READ - 0.01)], labels, labels.index(NONE))
+                                          Spotted("1g", READ - 0.01)], labels, labels.index(NONE))
     assert out[0].argmax() == out[1].argmax() == 2
     w0, w1 = 0.9, READ
     assert out[0, 2] == pytest.approx(0.9 * (w0 + (1 - w0) / 9))  # 1g had 1/9 of the tiles'
