@@ -11,7 +11,17 @@ from hypothesis import strategies as st
 from datasets.artwork import available_sources
 from datasets.scene_eval import Matching, box_polygon, match_outlines
 from datasets.scenes import generate_scene
-from vision.segment import estimate_pitch, masked_percentile, segment, split_1d
+from vision.segment import (
+    _face_and_side,
+    _FaceSize,
+    _Reading,
+    _size_penalty,
+    _Strip,
+    estimate_pitch,
+    masked_percentile,
+    segment,
+    split_1d,
+)
 
 
 def _row_photo(n: int, *, backs: tuple[int, ...] = (), w: int = 36, h: int = 48,
@@ -351,6 +361,25 @@ def test_a_lone_tile_showing_its_pale_side_is_one_tile() -> None:
     (real-18 31125, here at a small size)."""
     m = _scanned_scene_outlines(31125, (800, 600))
     assert m.recall == 1.0 and m.precision == 1.0
+
+
+def test_a_lone_cell_is_a_face_and_its_side_only_when_its_height_runs_down_the_photo(
+        ) -> None:
+    """A cell as wide as the photo's face and taller by a side is judged by its
+    width alone; but a cell whose height runs across the photo is no tile on
+    its side (a pair of bonus tiles read as one face turned, fresh-14 24087)."""
+    face = _FaceSize(40.0, 50.0)
+    cell = np.array([[0, 0], [40, 0], [40, 65], [0, 65]], np.float64)  # a face 50 high + a side
+    blank = np.zeros((65, 40), np.uint8)
+    down = _Reading([(cell, 0, False)], 0.0, _Strip(blank, blank, np.eye(3)))
+    turn = np.array([[0.0, -1.0, 100.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])  # rows run down
+    across = _Reading([(cell, 0, False)], 0.0, _Strip(blank, blank, turn))
+    with_side = _face_and_side(down, face)
+    assert with_side is not None and with_side.cut == down.cut
+    assert _size_penalty(with_side, face) < 0.01 < _size_penalty(down, face)
+    assert _face_and_side(across, face) is None
+    taller = _Reading([(cell * [1, 1.5], 0, False)], 0.0, down.strip)  # two faces high
+    assert _face_and_side(taller, face) is None
 
 
 @needs_scanned_set
