@@ -11,6 +11,7 @@ spots changes a crop's reading only as far as it should.
 from __future__ import annotations
 
 import csv
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
@@ -82,6 +83,18 @@ def written_face(name: str, *, right: bool, seed: int) -> np.ndarray:
     ink = (190, 30, 30) if seed % 2 else (30, 30, 30)
     d.text((58 if right else 8, 8), name, font=font, fill=ink)
     return np.asarray(img)
+
+
+def unseen_faces(style: str, codes: Sequence[str]) -> list[np.ndarray]:
+    """96x128 crops (RGB) of a held-out set's faces, on a light grey face."""
+    from datasets.artwork import compose_on_face, load_faces
+
+    try:
+        faces = load_faces(style)
+    except FileNotFoundError:
+        pytest.skip("the tile sets' Debian package is not installed")
+    return [cv2.resize(compose_on_face(faces[code][0], (230, 230, 230)), (96, 128),
+                       interpolation=cv2.INTER_AREA) for code in codes]
 
 
 def test_the_recogniser_is_installed_and_read_by_the_second_stage(clf: TileClassifier) -> None:
@@ -200,14 +213,7 @@ def test_an_unseen_sets_character_tile_is_made_sure_by_its_index_digit(
     """KDE's default set (held out of training): the networks take its brush
     二 and 六 above 萬 for what they are, but below the product's
     low-confidence mark; the index digit in its corner settles them."""
-    from datasets.artwork import compose_on_face, load_faces
-
-    try:
-        faces = load_faces("kde_default")
-    except FileNotFoundError:
-        pytest.skip("the kdegames-mahjongg-data package is not installed")
-    crops = [cv2.resize(compose_on_face(faces[code][0], (230, 230, 230)), (96, 128),
-                        interpolation=cv2.INTER_AREA) for code in ("2m", "6m")]
+    crops = unseen_faces("kde_default", ["2m", "6m"])
     reader = clf.writing_reader
     try:
         clf.writing_reader = None
@@ -224,14 +230,7 @@ def test_the_classifier_names_an_unseen_sets_spring_by_its_name(clf: TileClassif
     """The scanned Hong Kong set that no network was trained on
     (``xmahjongg_real``): both networks take its spring for a chrysanthemum
     (their pictures are alike); its written name, 春, says which it is."""
-    from datasets.artwork import compose_on_face, load_faces
-
-    try:
-        rgba = load_faces("xmahjongg_real")["1g"][0]
-    except FileNotFoundError:
-        pytest.skip("the xmahjongg package is not installed")
-    face = compose_on_face(rgba, (230, 230, 230))
-    crop = cv2.resize(face, (96, 128), interpolation=cv2.INTER_AREA)
+    crop, = unseen_faces("xmahjongg_real", ["1g"])
     reader = clf.writing_reader
     try:
         clf.writing_reader = None
