@@ -239,3 +239,26 @@ def test_a_face_down_tile_outside_a_kong_of_four_is_pointed_at() -> None:
     tiles = [tile(i, c, g) for i, (c, g) in enumerate(codes)]
     groups = [Group(1, 0, "meld", (0, 1, 2)), Group(2, 0, "meld", (3, 4, 5, 6))]
     assert stray_backs(tiles, groups) == [2]
+
+
+@needs_model
+def test_a_run_cut_two_ways_is_cut_the_way_that_makes_the_hands_count() -> None:
+    """A chow of 7, 8 and 9 dots (KDE's drawing, fresh-19 scene 32087): the 8's two
+    columns of dots part more plainly than the seams beside it, and the run cut
+    as a face and a half and a turned face and a half scored as well as three
+    faces; the hand came out a tile short. The segmenter offers both cuts, and
+    the one that makes a winning hand's count is read."""
+    from scoring.likely_hand import most_likely
+    from vision.recognize import recognize
+    from vision.segment import segment
+
+    scene = generate_scene(32087, size=(1600, 1200))
+    seg = segment(scene.image)
+    chow = [t for t in scene.tiles if t.group == max(t.group for t in scene.tiles)]
+    assert [t.code for t in chow] == ["7p", "8p", "9p"]
+    assert any(len(o.quads) == 3 for o in seg.other_cuts)
+    rec = recognize(scene.image, hand_reader=most_likely)
+    m = match_outlines([np.array(t.outline) for t in rec.tiles],
+                       [np.array(t.outline) for t in scene.tiles])
+    assert m.recall == 1.0 and m.precision == 1.0
+    assert not [w for w in rec.warnings if w.code == "tile_count"]

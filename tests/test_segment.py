@@ -12,6 +12,9 @@ from datasets.artwork import available_sources
 from datasets.scene_eval import Matching, box_polygon, match_outlines
 from datasets.scenes import generate_scene
 from vision.segment import (
+    OtherCut,
+    Segmentation,
+    TileQuad,
     _face_and_side,
     _FaceSize,
     _Reading,
@@ -21,6 +24,7 @@ from vision.segment import (
     masked_percentile,
     segment,
     split_1d,
+    with_other_cut,
 )
 
 
@@ -191,6 +195,20 @@ def test_tiles_touching_the_border_are_reported() -> None:
     seg = segment(np.ascontiguousarray(cut))
     assert seg.cut_by_edge
     assert all(seg.quads[i].corners[:, 0].min() < 3 for i in seg.cut_by_edge)
+
+
+def test_a_run_cut_the_other_way_replaces_that_runs_tiles_only() -> None:
+    def quad(x: float, blob: int) -> TileQuad:
+        return TileQuad(np.array([[x, 10], [x + 30, 10], [x + 30, 50], [x, 50]], float), blob, 0,
+                        False)
+
+    two = (quad(100, 1), quad(130, 1))
+    seg = Segmentation((quad(0, 0), *two), (200, 100), (0,), 2.0,
+                       (OtherCut(1, (quad(100, 1), quad(120, 1), quad(169, 1))),))
+    other = with_other_cut(seg, seg.other_cuts[0])
+    assert [q.blob for q in other.quads] == [0, 1, 1, 1]
+    assert other.cut_by_edge == (0, 3)  # the first tile, and the new one at the right edge
+    assert other.other_cuts == () and other.border == seg.border
 
 
 def test_pitch_and_cuts_of_a_periodic_seam_profile() -> None:

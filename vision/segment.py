@@ -22,7 +22,9 @@ using the regularity of a row of tiles:
    short runs: a meld is cut again at the hand's aspect and at its face's pitch
    (ink drawn in columns repeats faster than faces), a sliver joins its
    neighbour, a lone tile crossed by ink stays one tile, a run of cells under
-   half a face is pieces of one and is dropped.
+   half a face is pieces of one and is dropped; a short run's second best cut
+   into another number of tiles, when nearly as good, is kept beside the
+   first (:class:`OtherCut`) for the hand's count to choose.
 
 All of it runs on a copy scaled to :data:`WORK_SIDE` pixels; quadrilaterals are
 returned in the input image's pixels.
@@ -31,6 +33,7 @@ returned in the input image's pixels.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache, cached_property
 from typing import Literal
@@ -263,6 +266,13 @@ SIDE_FROM_TABLE = 20.0
 SIDE_MARGIN = 0.2
 """Share of a face's width left out at each end of a band (the seams, a neighbour's
 edge)."""
+OTHER_CUT = 0.3
+"""How close (in seam score less size penalty) a second way to cut a run, into
+another number of tiles, must come to the best for the classifier to be asked
+which is right (:class:`OtherCut`)."""
+OTHER_CUT_RUN = 6
+"""...for runs of at most this many tiles (melds, a few faces set apart): a long
+row's own faces set its pitch."""
 MAX_RUN = 18
 """Most faces one run of touching tiles holds: a hand has at most 18 playing tiles
 (four kongs), and its flowers and seasons are set aside. Ink drawn in columns (a
@@ -305,12 +315,43 @@ class TileQuad:
 
 
 @dataclass(frozen=True)
+class OtherCut:
+    """A second way to cut one run of touching faces into tiles, nearly as
+    likely by its seams and sizes as the one taken (:data:`OTHER_CUT`): which
+    is right, the names the classifier reads in each cut can say
+    (:func:`vision.recognize.recognize`, :func:`with_other_cut`)."""
+
+    blob: int  # the run (``TileQuad.blob``)
+    quads: tuple[TileQuad, ...]
+
+
+@dataclass(frozen=True)
 class Segmentation:
     """All tiles found, and where the faces touch the photo's border."""
 
     quads: tuple[TileQuad, ...]
     image_size: tuple[int, int]  # (width, height) of the input image
     cut_by_edge: tuple[int, ...]  # indices into ``quads`` of faces touching the border
+    border: float = 0.0  # how near the border (image pixels) a face touches it
+    other_cuts: tuple[OtherCut, ...] = ()
+
+
+def with_other_cut(seg: Segmentation, other: OtherCut) -> Segmentation:
+    """``seg`` with the run ``other.blob`` cut the other way."""
+    quads = _drop_duplicates([q for q in seg.quads if q.blob != other.blob] + list(other.quads))
+    return replace(seg, quads=tuple(quads),
+                   cut_by_edge=_touching_border(quads, seg.image_size, seg.border),
+                   other_cuts=tuple(o for o in seg.other_cuts if o.blob != other.blob))
+
+
+def _touching_border(quads: Sequence[TileQuad], size: tuple[int, int], border: float
+                     ) -> tuple[int, ...]:
+    """Indices of the quads within ``border`` pixels of the image's edge."""
+    w, h = size
+    return tuple(i for i, q in enumerate(quads)
+                 if (q.corners[:, 0].min() < border or q.corners[:, 1].min() < border
+                     or q.corners[:, 0].max() > w - 1 - border
+                     or q.corners[:, 1].max() > h - 1 - border))
 
 
 # ----------------------------------------------------------------- face mask
@@ -2304,6 +2345,7 @@ def segment(image: np.ndarray, *, work_side: int = WORK_SIDE) -> Segmentation:
     mask, table = _face_mask(small)
     lab = cv2.cvtColor(small, cv2.COLOR_RGB2LAB).astype(np.float32)
     quads: list[TileQuad] = []
+    others: list[OtherCut] = []
     blobs: list[tuple[list[_Reading], bool, _Source]] = []
     depths: list[float] = []  # each blob's centre row (working pixels)
     for contour in _blobs(mask):
@@ -2342,25 +2384,37 @@ def segment(image: np.ndarray, *, work_side: int = WORK_SIDE) -> Segmentation:
         readings = readings + [o for r in readings
                                if (o := _face_and_side(r, face)) is not None]
         readings = _upright_rows_first(readings)
-        best = max(readings, key=lambda r: r.score - _size_penalty(r, face))
+        ranked = sorted(readings, key=lambda r: r.score - _size_penalty(r, face), reverse=True)
+        best = ranked[0]
         if _fragments(best, face):
             continue
-        cut, strip = _merge_slivers(best, face, inside), best.strip
-        if not cut:
-            continue
-        lines = {line for _, line, _ in cut}
-        found: list[tuple[np.ndarray, int, bool, Plain]] = [(c, ln, sw, "") for c, ln, sw in cut]
-        if len(lines) == 1 and len(cut) <= 14:  # a run of a hand: look for face-down tiles
-            found = _with_face_down(cut, strip, lab, table, mask)
-        for corners, line, sideways, plain in found:
-            quads.append(TileQuad(strip.to_working(corners) / scale, bi, line, sideways,
-                                  plain == "back", sideways and _wide(corners) < SURELY_TURNED,
-                                  plain == "blank"))
+        quads += _tiles_of(best, bi, face, inside, lab, table, mask, scale)
+        lead = best.score - _size_penalty(best, face)
+        other = next((r for r in ranked[1:] if len(r.cut) != len(best.cut)
+                      and lead - (r.score - _size_penalty(r, face)) < OTHER_CUT
+                      and not _fragments(r, face)), None)
+        if other is not None and len(best.cut) <= OTHER_CUT_RUN:
+            alternative = _tiles_of(other, bi, face, inside, lab, table, mask, scale)
+            if alternative:
+                others.append(OtherCut(bi, tuple(alternative)))
     quads = _drop_duplicates(quads)
-    edge = 2.0 / scale
-    cut_by_edge = tuple(
-        i for i, q in enumerate(quads)
-        if (q.corners[:, 0].min() < edge or q.corners[:, 1].min() < edge
-            or q.corners[:, 0].max() > w - 1 - edge or q.corners[:, 1].max() > h - 1 - edge)
-    )
-    return Segmentation(tuple(quads), (w, h), cut_by_edge)
+    border = 2.0 / scale
+    return Segmentation(tuple(quads), (w, h), _touching_border(quads, (w, h), border), border,
+                        tuple(others))
+
+
+def _tiles_of(reading: _Reading, blob: int, face: _FaceSize | None, inside: bool,
+              lab: np.ndarray, table: np.ndarray, mask: np.ndarray, scale: float
+              ) -> list[TileQuad]:
+    """The tiles of one blob as ``reading`` cuts it (image pixels): slivers merged,
+    face-down tiles beside a run found."""
+    cut, strip = _merge_slivers(reading, face, inside), reading.strip
+    if not cut:
+        return []
+    lines = {line for _, line, _ in cut}
+    found: list[tuple[np.ndarray, int, bool, Plain]] = [(c, ln, sw, "") for c, ln, sw in cut]
+    if len(lines) == 1 and len(cut) <= 14:  # a run of a hand: look for face-down tiles
+        found = _with_face_down(cut, strip, lab, table, mask)
+    return [TileQuad(strip.to_working(corners) / scale, blob, line, sideways, plain == "back",
+                     sideways and _wide(corners) < SURELY_TURNED, plain == "blank")
+            for corners, line, sideways, plain in found]
