@@ -449,10 +449,11 @@ def stray_backs(tiles: Sequence[RecognizedTile], groups: Sequence[Group]) -> lis
     back" made a 14-tile hand with no warning at all (generated scene 19067).
     So did a patch of a dark table in the gap before a pung, taken for a back:
     "back, 8, 8, 8 characters" was a kong, and the hand's count right (fresh-12
-    20041)."""
+    20041). A back is a tile the segmenter found face down or the classifier
+    read as a back (a kong's two backs, one of each: fresh-12 20173)."""
     out = []
     for g in groups:
-        backs = [i for i in g.tiles if tiles[i].face_down]
+        backs = [i for i in g.tiles if tiles[i].face_down or tiles[i].code == "back"]
         if backs and (len(g.tiles) != 4 or len(backs) % 2):
             out += backs
     return out
