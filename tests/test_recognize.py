@@ -267,3 +267,38 @@ def test_a_run_cut_two_ways_is_cut_the_way_that_makes_the_hands_count() -> None:
                        [np.array(t.outline) for t in scene.tiles])
     assert m.recall == 1.0 and m.precision == 1.0
     assert not [w for w in rec.warnings if w.code == "tile_count"]
+
+
+def test_a_lone_back_before_a_pung_is_the_table() -> None:
+    """A gap of a dark table between the concealed tiles and a pung was read as a
+    back: "back, 8, 8, 8 characters" is no kong a player lays (fresh-12 20041)."""
+    from vision.recognize import Group, RecognizedTile, table_backs
+
+    def tile(i: int, code: str, group: int) -> RecognizedTile:
+        return RecognizedTile(i, code, 1.0, (), 0, code == "back", False,
+                              ((0, 0), (1, 0), (1, 1), (0, 1)), 0, group, False)
+
+    groups = ["back 8m 8m 8m", "back 6p 6p back", "8m back 8m 8m", "back 8m 8m 9m", "back 2z 2z",
+              "3s 3s 3s back"]
+    codes = [(c, g) for g, text in enumerate(groups) for c in text.split()]
+    tiles = [tile(i, c, g) for i, (c, g) in enumerate(codes)]
+    at = [[i for i, (_, g) in enumerate(codes) if g == n] for n in range(len(groups))]
+    found = table_backs(tiles, [Group(n, 0, "meld", tuple(t)) for n, t in enumerate(at)])
+    assert found == [at[0][0], at[5][3]]
+
+
+@needs_model
+def test_a_back_that_leaves_the_hand_a_tile_over_is_the_table() -> None:
+    """A dark gap before a pung of 8 bamboos read as a back at the end of the
+    concealed tiles (fresh-17 scene 28136, at its own size): 15 tiles and no
+    kong. Without it the hand's count is right, and it is read exactly."""
+    from scoring.likely_hand import most_likely
+    from vision.recognize import recognize
+    from vision.segment import segment
+
+    scene = generate_scene(28136, size=(4032, 3024))
+    assert not any(t.face_down for t in scene.tiles)
+    assert any(q.face_down for q in segment(scene.image).quads)
+    rec = recognize(scene.image, hand_reader=most_likely)
+    assert [t.code for t in rec.tiles] == [t.code for t in scene.tiles]
+    assert not [w for w in rec.warnings if w.code == "tile_count"]

@@ -25,6 +25,7 @@ from vision.segment import (
     segment,
     split_1d,
     with_other_cut,
+    without,
 )
 
 
@@ -209,6 +210,8 @@ def test_a_run_cut_the_other_way_replaces_that_runs_tiles_only() -> None:
     assert [q.blob for q in other.quads] == [0, 1, 1, 1]
     assert other.cut_by_edge == (0, 3)  # the first tile, and the new one at the right edge
     assert other.other_cuts == () and other.border == seg.border
+    fewer = without(other, [3])
+    assert [q.blob for q in fewer.quads] == [0, 1, 1] and fewer.cut_by_edge == (0,)
 
 
 def test_pitch_and_cuts_of_a_periodic_seam_profile() -> None:

@@ -19,7 +19,7 @@ import numpy as np
 from vision.backs import crop_colour, has_faces_colour
 from vision.group import is_flipped, lay_out
 from vision.rectify import crop_tile, order_corners
-from vision.segment import WORK_SIDE, Segmentation, segment, with_other_cut
+from vision.segment import WORK_SIDE, Segmentation, segment, with_other_cut, without
 
 LOW_CONFIDENCE = 0.75
 """Below this the tile is flagged for the player to check. 0.7 until the
@@ -180,12 +180,21 @@ def recognize(
         return Recognition(width, height, (), (), (Warning(
             "no_tiles", "No tiles were found: photograph the hand from above, "
             "filling most of the picture, on a plain table."),))
-    read = _read(image, seg, scale, classifier, keep_crops, width, height, hand_reader)
+    read, quads = _read(image, seg, scale, classifier, keep_crops, width, height, hand_reader)
+    if table := table_backs(read.tiles, read.groups):
+        seg = without(seg, [quads[i] for i in table])
+        read, quads = _read(image, seg, scale, classifier, keep_crops, width, height,
+                            hand_reader)
     if not _miscounted(read):
         return read
-    for other in seg.other_cuts:
-        again = _read(image, with_other_cut(seg, other), scale, classifier, keep_crops, width,
-                      height, hand_reader)
+    # a back at an end of a run longer than a kong's: a kong's lost back leaves
+    # three tiles ("back, 2, 2 dots"), whose other back is a tile (real-18 31100)
+    ends = {i for g in read.groups if len(g.tiles) > 4 for i in (g.tiles[0], g.tiles[-1])}
+    for other in ([without(seg, [quads[i]]) for i in stray_backs(read.tiles, read.groups)
+                   if i in ends and read.tiles[i].face_down]
+                  + [with_other_cut(seg, other) for other in seg.other_cuts]):
+        again, _ = _read(image, other, scale, classifier, keep_crops, width, height,
+                         hand_reader)
         if not _miscounted(again):
             return again
     return read
@@ -194,7 +203,10 @@ def recognize(
 def _miscounted(read: Recognition) -> bool:
     """Whether the tiles read are not as many as a winning hand has.
 
-    Why this settles between two ways to cut a run (:class:`vision.segment.OtherCut`):
+    Why this settles whether a back at the end of a group that no kong explains
+    is a tile (a kong with one back lost) or a patch of the table (a gap before
+    a meld: fresh-17 28136), and between two ways to cut a run
+    (:class:`vision.segment.OtherCut`):
     a meld's seams are few, and an 8 dots tile's two columns of dots part more
     plainly than the seams beside it, so a chow of 7, 8 and 9 dots cut as a
     face and a half and a turned face and a half scored as well by its seams
@@ -208,7 +220,8 @@ def _miscounted(read: Recognition) -> bool:
 
 def _read(image: np.ndarray, seg: Segmentation, scale: float, classifier: Classifier,
           keep_crops: bool, width: int, height: int, hand_reader: HandReader | None
-          ) -> Recognition:
+          ) -> tuple[Recognition, list[int]]:
+    """The photo read with ``seg``'s quads, and the quad each tile was read from."""
     from vision.group import reading_direction
 
     quads = [q.corners for q in seg.quads]
@@ -271,7 +284,8 @@ def _read(image: np.ndarray, seg: Segmentation, scale: float, classifier: Classi
     groups = _groups(tiles)
     tiles = [_regroup(t, groups) for t in tiles]
     return Recognition(width, height, tuple(tiles), tuple(groups),
-                       tuple(_warnings(tiles, groups, seg, keep, layout.order, changed)), flipped)
+                       tuple(_warnings(tiles, groups, seg, keep, layout.order, changed)),
+                       flipped), [keep[place.tile] for place in layout.order]
 
 
 def _read_as_hand(readings: list[list[tuple[str, float]]], blocks: Sequence[int],
@@ -435,6 +449,25 @@ def _warnings(tiles: Sequence[RecognizedTile], groups: Sequence[Group], seg: Seg
         out.append(Warning("tile_count", f"{len(stray)} face-down tile(s) that are not a "
                            "kong's two backs: a tile beside them may be missing or hidden, or "
                            "a shadow taken for a tile.", tuple(stray)))
+    return out
+
+
+def table_backs(tiles: Sequence[RecognizedTile], groups: Sequence[Group]) -> list[int]:
+    """Face-down tiles that are a patch of the table: the one back, at an end, of a
+    group of four whose other three tiles are one tile.
+
+    Why: a gap of a dark table between the concealed tiles and a pung is a
+    face-sized dark patch beside a run, where a back would lie, and was read as
+    one: "back, 8, 8, 8 characters", a kong that no player lays (a kong shows
+    two backs, or none) with the hand's count right (fresh-12 20041, fresh-17
+    28059 and 28136). Without it the three are a pung."""
+    out = []
+    for g in groups:
+        backs = [i for i in g.tiles if tiles[i].face_down]
+        faces = {tiles[i].code for i in g.tiles if not tiles[i].face_down}
+        if (len(g.tiles) == 4 and len(backs) == 1 and backs[0] in (g.tiles[0], g.tiles[-1])
+                and len(faces) == 1 and "back" not in faces):
+            out += backs
     return out
 
 

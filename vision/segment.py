@@ -346,6 +346,13 @@ def with_other_cut(seg: Segmentation, other: OtherCut) -> Segmentation:
                    other_cuts=tuple(o for o in seg.other_cuts if o.blob != other.blob))
 
 
+def without(seg: Segmentation, drop: Sequence[int]) -> Segmentation:
+    """``seg`` without the quads at the indices ``drop``."""
+    quads = [q for i, q in enumerate(seg.quads) if i not in set(drop)]
+    return replace(seg, quads=tuple(quads),
+                   cut_by_edge=_touching_border(quads, seg.image_size, seg.border))
+
+
 def _touching_border(quads: Sequence[TileQuad], size: tuple[int, int], border: float
                      ) -> tuple[int, ...]:
     """Indices of the quads within ``border`` pixels of the image's edge."""
