@@ -187,8 +187,9 @@ def recognize(
                             hand_reader)
     if not _miscounted(read):
         return read
-    # a back at an end of a run longer than a kong's: a kong's lost back leaves
-    # three tiles ("back, 2, 2 dots"), whose other back is a tile (real-18 31100)
+    # a back at an end of a run longer than a kong's: a kong that lost a back
+    # leaves three tiles ("back, 1, 1 dots"), whose other back is a tile
+    # (real-18 31100)
     ends = {i for g in read.groups if len(g.tiles) > 4 for i in (g.tiles[0], g.tiles[-1])}
     for other in ([without(seg, [quads[i]]) for i in stray_backs(read.tiles, read.groups)
                    if i in ends and read.tiles[i].face_down]
@@ -460,7 +461,7 @@ def table_backs(tiles: Sequence[RecognizedTile], groups: Sequence[Group]) -> lis
     face-sized dark patch beside a run, where a back would lie, and was read as
     one: "back, 8, 8, 8 characters", a kong that no player lays (a kong shows
     two backs, or none) with the hand's count right (fresh-12 20041, fresh-17
-    28059 and 28136). Without it the three are a pung."""
+    28059). Without it the three are a pung."""
     out = []
     for g in groups:
         backs = [i for i in g.tiles if tiles[i].face_down]

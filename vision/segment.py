@@ -348,7 +348,8 @@ def with_other_cut(seg: Segmentation, other: OtherCut) -> Segmentation:
 
 def without(seg: Segmentation, drop: Sequence[int]) -> Segmentation:
     """``seg`` without the quads at the indices ``drop``."""
-    quads = [q for i, q in enumerate(seg.quads) if i not in set(drop)]
+    dropped = set(drop)
+    quads = [q for i, q in enumerate(seg.quads) if i not in dropped]
     return replace(seg, quads=tuple(quads),
                    cut_by_edge=_touching_border(quads, seg.image_size, seg.border))
 
