@@ -180,11 +180,13 @@ def recognize(
         return Recognition(width, height, (), (), (Warning(
             "no_tiles", "No tiles were found: photograph the hand from above, "
             "filling most of the picture, on a plain table."),))
-    read, quads = _read(image, seg, scale, classifier, keep_crops, width, height, hand_reader)
+    def read_with(cut: Segmentation) -> tuple[Recognition, list[int]]:
+        return _read(image, cut, scale, classifier, keep_crops, width, height, hand_reader)
+
+    read, quads = read_with(seg)
     if table := table_backs(read.tiles, read.groups):
         seg = without(seg, [quads[i] for i in table])
-        read, quads = _read(image, seg, scale, classifier, keep_crops, width, height,
-                            hand_reader)
+        read, quads = read_with(seg)
     if not _miscounted(read):
         return read
     # a back at an end of a run longer than a kong's: a kong that lost a back
@@ -194,8 +196,7 @@ def recognize(
     for other in ([without(seg, [quads[i]]) for i in stray_backs(read.tiles, read.groups)
                    if i in ends and read.tiles[i].face_down]
                   + [with_other_cut(seg, other) for other in seg.other_cuts]):
-        again, _ = _read(image, other, scale, classifier, keep_crops, width, height,
-                         hand_reader)
+        again, _ = read_with(other)
         if not _miscounted(again):
             return again
     return read

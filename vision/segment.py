@@ -340,18 +340,23 @@ class Segmentation:
 
 def with_other_cut(seg: Segmentation, other: OtherCut) -> Segmentation:
     """``seg`` with the run ``other.blob`` cut the other way."""
-    quads = _drop_duplicates([q for q in seg.quads if q.blob != other.blob] + list(other.quads))
-    return replace(seg, quads=tuple(quads),
-                   cut_by_edge=_touching_border(quads, seg.image_size, seg.border),
-                   other_cuts=tuple(o for o in seg.other_cuts if o.blob != other.blob))
+    return _with_quads(seg, _drop_duplicates([q for q in seg.quads if q.blob != other.blob]
+                                             + list(other.quads)),
+                       other_cuts=tuple(o for o in seg.other_cuts if o.blob != other.blob))
 
 
 def without(seg: Segmentation, drop: Sequence[int]) -> Segmentation:
     """``seg`` without the quads at the indices ``drop``."""
     dropped = set(drop)
-    quads = [q for i, q in enumerate(seg.quads) if i not in dropped]
+    return _with_quads(seg, [q for i, q in enumerate(seg.quads) if i not in dropped])
+
+
+def _with_quads(seg: Segmentation, quads: Sequence[TileQuad],
+                other_cuts: tuple[OtherCut, ...] | None = None) -> Segmentation:
+    """``seg`` with other quads, and the faces touching the border found again."""
     return replace(seg, quads=tuple(quads),
-                   cut_by_edge=_touching_border(quads, seg.image_size, seg.border))
+                   cut_by_edge=_touching_border(quads, seg.image_size, seg.border),
+                   other_cuts=seg.other_cuts if other_cuts is None else other_cuts)
 
 
 def _touching_border(quads: Sequence[TileQuad], size: tuple[int, int], border: float
