@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from typing import Any
 
 import cv2
 import numpy as np
@@ -285,6 +287,41 @@ def test_a_lone_back_before_a_pung_is_the_table() -> None:
     at = [[i for i, (_, g) in enumerate(codes) if g == n] for n in range(len(groups))]
     found = table_backs(tiles, [Group(n, 0, "meld", tuple(t)) for n, t in enumerate(at)])
     assert found == [at[0][0], at[5][3]]
+
+
+class _CountingClassifier:
+    """The bundled classifier, counting the crops it is asked to read."""
+
+    def __init__(self) -> None:
+        from vision.classify import default_classifier
+
+        self.inner = default_classifier()
+        self.labels = self.inner.labels
+        self.batches: list[int] = []
+
+    def probabilities(self, crops: Sequence[np.ndarray], *, rgb: bool = False
+                      ) -> tuple[np.ndarray, np.ndarray]:
+        self.batches.append(len(crops))
+        return self.inner.probabilities(crops, rgb=rgb)
+
+    def classify(self, crops: Sequence[np.ndarray], *, rgb: bool = False) -> Sequence[Any]:
+        return self.inner.classify(crops, rgb=rgb)
+
+
+@needs_model
+def test_a_second_reading_classifies_only_the_crops_it_changed() -> None:
+    """Scene 32087 is read again with its chow's other cut (the test above): only
+    the chow's three new crops go to the classifier the second time. Scene 28136
+    is read again without a back (the test below), which is no crop: nothing does."""
+    from scoring.likely_hand import most_likely
+    from vision.recognize import recognize
+
+    for seed, size, again in ((32087, (1600, 1200), [3]), (28136, (4032, 3024), [])):
+        counting = _CountingClassifier()
+        rec = recognize(generate_scene(seed, size=size).image, classifier=counting,
+                        hand_reader=most_likely)
+        assert len(rec.tiles) == 14
+        assert counting.batches[1:] == again
 
 
 @needs_model

@@ -10,6 +10,7 @@ check (tiles cut by the photo's edge, unsure tiles, a count that is no hand).
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
@@ -180,8 +181,11 @@ def recognize(
         return Recognition(width, height, (), (), (Warning(
             "no_tiles", "No tiles were found: photograph the hand from above, "
             "filling most of the picture, on a plain table."),))
+    memo: _Memo = {}  # a re-read below changes a few quads: the rest are not read again
+
     def read_with(cut: Segmentation) -> tuple[Recognition, list[int]]:
-        return _read(image, cut, scale, classifier, keep_crops, width, height, hand_reader)
+        return _read(image, cut, scale, classifier, keep_crops, width, height, hand_reader,
+                     memo)
 
     read, quads = read_with(seg)
     if table := table_backs(read.tiles, read.groups):
@@ -221,8 +225,8 @@ def _miscounted(read: Recognition) -> bool:
 
 
 def _read(image: np.ndarray, seg: Segmentation, scale: float, classifier: Classifier,
-          keep_crops: bool, width: int, height: int, hand_reader: HandReader | None
-          ) -> tuple[Recognition, list[int]]:
+          keep_crops: bool, width: int, height: int, hand_reader: HandReader | None,
+          memo: _Memo) -> tuple[Recognition, list[int]]:
     """The photo read with ``seg``'s quads, and the quad each tile was read from."""
     from vision.group import reading_direction
 
@@ -236,7 +240,7 @@ def _read(image: np.ndarray, seg: Segmentation, scale: float, classifier: Classi
     other_way = {i: crop_tile(image, ordered[i], sideways=not seg.quads[i].sideways)
                  for i in faces if seg.quads[i].turn_unsure}
     named, sure, ranked = _classify(classifier, [crops[i] for i in faces]
-                                    + list(other_way.values()))
+                                    + list(other_way.values()), memo)
     n = len(faces)
     guesses = dict(zip(faces, named[:n], strict=True))
     certainty = dict(zip(faces, sure[:n], strict=True))
@@ -364,8 +368,32 @@ def _likelier(code: str, a: Sequence[tuple[str, float]], b: Sequence[tuple[str, 
     return dict(a).get(code, 0.0) > dict(b).get(code, 0.0)
 
 
-def _classify(classifier: Classifier, crops: Sequence[np.ndarray]
+_Reading = tuple[_Guess, float, list[tuple[str, float]]]
+_Memo = dict[bytes, _Reading]
+"""One photo's crops already read (:func:`_classify`), by their pixels."""
+
+
+def _classify(classifier: Classifier, crops: Sequence[np.ndarray], memo: _Memo
               ) -> tuple[list[_Guess], list[float], list[list[tuple[str, float]]]]:
+    """:func:`_classify_new` for the crops not in ``memo`` (which it then holds too).
+
+    Why: a photo whose count is wrong is read again with another cut
+    (:func:`recognize`), which changes one run's quads or drops a back; every
+    other crop is the same pixels, and its reading would be the same."""
+    keys = [repr(c.shape).encode() + hashlib.blake2b(c.tobytes(), digest_size=16).digest()
+            for c in crops]
+    new = list(dict.fromkeys(k for k in keys if k not in memo))
+    if new:
+        first = {k: i for i, k in reversed(list(enumerate(keys)))}
+        guesses, sure, ranked = _classify_new(classifier, [crops[first[k]] for k in new])
+        memo.update(zip(new, zip(guesses, sure, ranked, strict=True), strict=True))
+    read = [memo[k] for k in keys]
+    # (the readings copied: the hand reader sorts them in place)
+    return [r[0] for r in read], [r[1] for r in read], [list(r[2]) for r in read]
+
+
+def _classify_new(classifier: Classifier, crops: Sequence[np.ndarray]
+                  ) -> tuple[list[_Guess], list[float], list[list[tuple[str, float]]]]:
     """The classifier's guesses, how sure it is of each tile's way up (0..1), and
     each tile's possible readings (code, probability; most probable first, no
     ``none``).
