@@ -255,6 +255,25 @@ def test_a_turned_tile_in_a_steep_photo_is_cut_at_its_own_width() -> None:
     assert turned and all(seg.quads[i].sideways for i, j in m.pairs if scene.tiles[j].sideways)
 
 
+def test_a_row_whose_counts_fit_alike_is_cut_where_its_seams_are(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A far hand in a blurred 40-degree photo (fresh-21 scene 36123): its row of
+    eight dots and bamboo tiles has faint seams, and the dots' columns repeat at
+    two thirds of a face; eight faces and twelve fit the row's seams about as
+    well. Cut at each count's own aspect, the seams choose eight; the period's
+    twelve, kept before, cut every face of the hand in pieces."""
+    import vision.segment as seg_module
+
+    scene = generate_scene(36123, size=(2448, 3264))
+    truth = [np.array(t.outline) for t in scene.tiles]
+    m = match_outlines([q.corners for q in segment(scene.image).quads], truth)
+    assert m.recall == 1.0 and m.precision == 1.0
+    both = seg_module._row_pitches
+    monkeypatch.setattr(seg_module, "_row_pitches", lambda *args: both(*args)[:1])
+    m = match_outlines([q.corners for q in segment(scene.image).quads], truth)
+    assert m.precision < 0.7  # (the period's count alone)
+
+
 def test_a_meld_keeps_its_turned_tile_wide() -> None:
     """Short runs are melds: a turned tile there is wider by right, not uneven."""
     strength = np.zeros(141)
