@@ -1493,7 +1493,7 @@ def _cut_strip(strip: _Strip, open_ends: bool = False, aspect: float = FACE_ASPE
     # the run's ends: columns at least half a face high (not a tile's pale side or back)
     rx0, rx1 = _extent((m.sum(axis=0) >= 0.45 * 255 * height)[None, :], 0)
     pitches = _row_pitches(col_s, rx0, rx1, height, aspect, pitch_x)
-    # (two counts too close to call are cut each at its own aspect: the seams decide)
+    # (counts too close to call are cut each at its own aspect: the seams decide)
     best = max((_cut_rows(m, g, [(y0, y1)], p, [], open_ends,
                           aspect if len(pitches) == 1 else p / height, known=pitch is not None)
                 for p in pitches), key=lambda cut: cut[1])
@@ -1562,9 +1562,9 @@ def _row_pitches(col_s: np.ndarray, x0: int, x1: int, height: int, aspect: float
     fits = {n: fit(n) for n in {*range(n_lo, n_hi + 1), current}}
     first = max(fits.values())
     near = sorted((n for n in fits if fits[n] >= first - COUNT_TIE and n != current),
-                  key=fits.__getitem__, reverse=True)[:COUNT_TRIES]
+                  key=fits.__getitem__, reverse=True)
     kept = [pitch] if fits[current] >= first - COUNT_TIE else []
-    return kept + [length / n for n in near][:COUNT_TRIES - len(kept)]
+    return (kept + [length / n for n in near])[:COUNT_TRIES]
 
 
 def _comb_fit(sn: np.ndarray, peaks: np.ndarray, start: int, end: int, n: int) -> float:
