@@ -368,8 +368,8 @@ def _likelier(code: str, a: Sequence[tuple[str, float]], b: Sequence[tuple[str, 
     return dict(a).get(code, 0.0) > dict(b).get(code, 0.0)
 
 
-_Reading = tuple[_Guess, float, list[tuple[str, float]]]
-_Memo = dict[bytes, _Reading]
+_CropReading = tuple[_Guess, float, list[tuple[str, float]]]
+_Memo = dict[bytes, _CropReading]
 """One photo's crops already read (:func:`_classify`), by their pixels."""
 
 
@@ -382,10 +382,9 @@ def _classify(classifier: Classifier, crops: Sequence[np.ndarray], memo: _Memo
     other crop is the same pixels, and its reading would be the same."""
     keys = [repr(c.shape).encode() + hashlib.blake2b(c.tobytes(), digest_size=16).digest()
             for c in crops]
-    new = list(dict.fromkeys(k for k in keys if k not in memo))
+    new = {k: c for k, c in zip(keys, crops, strict=True) if k not in memo}  # (one per key)
     if new:
-        first = {k: i for i, k in reversed(list(enumerate(keys)))}
-        guesses, sure, ranked = _classify_new(classifier, [crops[first[k]] for k in new])
+        guesses, sure, ranked = _classify_new(classifier, list(new.values()))
         memo.update(zip(new, zip(guesses, sure, ranked, strict=True), strict=True))
     read = [memo[k] for k in keys]
     # (the readings copied: the hand reader sorts them in place)

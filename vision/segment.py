@@ -2423,16 +2423,16 @@ def segment(image: np.ndarray, *, work_side: int = WORK_SIDE) -> Segmentation:
         readings = readings + [o for r in readings
                                if (o := _face_and_side(r, face)) is not None]
         readings = _upright_rows_first(readings)
-        ranked = sorted(readings, key=lambda r: r.score - _size_penalty(r, face), reverse=True)
+        worth = {id(r): r.score - _size_penalty(r, face) for r in readings}
+        ranked = sorted(readings, key=lambda r: worth[id(r)], reverse=True)
         best = ranked[0]
         if _fragments(best, face):
             continue
         quads += _tiles_of(best, bi, face, inside, lab, table, mask, scale)
         if len(best.cut) > OTHER_CUT_RUN:
             continue
-        lead = best.score - _size_penalty(best, face)
         other = next((r for r in ranked[1:] if len(r.cut) != len(best.cut)
-                      and lead - (r.score - _size_penalty(r, face)) < OTHER_CUT
+                      and worth[id(best)] - worth[id(r)] < OTHER_CUT
                       and not _fragments(r, face)), None)
         if other is not None and (alternative := _tiles_of(other, bi, face, inside, lab, table,
                                                            mask, scale)):
