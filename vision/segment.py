@@ -450,7 +450,7 @@ def _face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if len(ring) < 4:  # a photo of nothing but faces' lightness: no table to learn
         ring = lab.reshape(-1, 3)[:: max(1, lab.shape[0] * lab.shape[1] // 4000)]
     cv2.setRNGSeed(0)  # kmeans++ draws from OpenCV's per-thread RNG: same photo, same tiles
-    _, _, centres = cv2.kmeans(ring, min(4, len(ring)), None, crit, 2,  # type: ignore[call-overload]
+    _, _, centres = cv2.kmeans(ring, min(4, len(ring)), None, crit, 2,  # type: ignore[call-overload, unused-ignore]
                                cv2.KMEANS_PP_CENTERS)
     d = _table_distance(lab, centres)
     # A pixel of the table's colours is table, unless nearer the faces' own colour (the
