@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
+from datasets.artwork import available_sources
 from datasets.scene_eval import match_outlines
 from datasets.scenes import generate_scene
 from scoring.tiles import parse_tiles
@@ -43,7 +44,7 @@ def test_recognition_follows_the_json_contract() -> None:
     assert {g["kind"] for g in data["groups"]} <= {"concealed", "meld", "bonus"}
     for w in data["warnings"]:
         assert w["code"] in {"no_tiles", "cut_by_edge", "low_confidence", "tile_count",
-                             "read_as_winning_hand"}
+                             "read_as_winning_hand", "kong_backs"}
         assert w["message"]
 
 
@@ -287,6 +288,62 @@ def test_a_lone_back_before_a_pung_is_the_table() -> None:
     at = [[i for i, (_, g) in enumerate(codes) if g == n] for n in range(len(groups))]
     found = table_backs(tiles, [Group(n, 0, "meld", tuple(t)) for n, t in enumerate(at)])
     assert found == [at[0][0], at[5][3]]
+
+
+def test_two_faces_of_one_tile_set_apart_are_a_kong_that_lost_its_backs() -> None:
+    from vision.recognize import Group, RecognizedTile, kong_pairs
+
+    def tile(i: int, code: str, group: int) -> RecognizedTile:
+        return RecognizedTile(i, code, 1.0, (), 0, code == "back", False,
+                              ((0, 0), (1, 0), (1, 1), (0, 1)), 0, group, False)
+
+    groups = ["2z 2z", "back 6p 6p", "6p 6p back", "back 6p 6p back", "2z 3z", "1f 2f",
+              "1m 2m 3m", "6p back 6p", "7z 7z 7z"]
+    codes = [(c, g) for g, text in enumerate(groups) for c in text.split()]
+    tiles = [tile(i, c, g) for i, (c, g) in enumerate(codes)]
+    at = [[i for i, (_, g) in enumerate(codes) if g == n] for n in range(len(groups))]
+    found = kong_pairs(tiles, [Group(n, 0, "meld", tuple(t)) for n, t in enumerate(at)])
+    assert found == [(at[0], []), (at[1][1:], at[1][:1]), (at[2][:2], at[2][2:])]
+
+
+@needs_model
+def test_a_kong_whose_backs_are_near_the_tables_colour_is_read_whole() -> None:
+    """Blue backs on a blue checked cloth (fresh-22 scene 38106) are one plain colour
+    near the cloth's, so the segmenter took them for the table: the kong's two
+    faces were a pair set apart and the hand two tiles short. The backs are
+    added beside the pair, a warning points at them, and the hand is read
+    exactly."""
+    from scoring.likely_hand import most_likely
+    from vision.recognize import recognize
+
+    scene = generate_scene(38106, size=(1200, 1600))
+    rec = recognize(scene.image, hand_reader=most_likely)
+    assert [t.code for t in rec.tiles] == [t.code for t in scene.tiles]
+    m = match_outlines([np.array(t.outline) for t in rec.tiles],
+                       [np.array(t.outline) for t in scene.tiles])
+    assert m.recall == 1.0 and m.precision == 1.0
+    (assumed,) = [w for w in rec.warnings if w.code == "kong_backs"]
+    assert [rec.tiles[i].face_down for i in assumed.tiles] == [True, True]
+    assert not [w for w in rec.warnings if w.code == "tile_count"]
+
+
+@needs_model
+@pytest.mark.skipif("xmahjongg_real" not in available_sources(),
+                    reason="the xmahjongg Debian package is not installed")
+def test_a_long_row_is_cut_again_into_one_face_more_when_the_hand_is_short() -> None:
+    """The scanned set's bamboos, drawn in columns, made a long row's seams fit a
+    count one short as well as its own (real-17 scene 29085, at its own size):
+    the hand came out a tile short. The row cut into one face more is kept
+    beside it, and the hand's count chooses it."""
+    from scoring.likely_hand import most_likely
+    from vision.recognize import recognize
+
+    scene = generate_scene(29085, size=(4032, 3024), style="xmahjongg_real")
+    rec = recognize(scene.image, hand_reader=most_likely)
+    m = match_outlines([np.array(t.outline) for t in rec.tiles],
+                       [np.array(t.outline) for t in scene.tiles])
+    assert m.recall == 1.0 and m.precision == 1.0
+    assert [t.code for t in rec.tiles] == [t.code for t in scene.tiles]
 
 
 class _CountingClassifier:

@@ -24,6 +24,7 @@ from vision.segment import (
     masked_percentile,
     segment,
     split_1d,
+    with_kong_backs,
     with_other_cut,
     without,
 )
@@ -212,6 +213,30 @@ def test_a_run_cut_the_other_way_replaces_that_runs_tiles_only() -> None:
     assert other.other_cuts == () and other.border == seg.border
     fewer = without(other, [3])
     assert [q.blob for q in fewer.quads] == [0, 1, 1] and fewer.cut_by_edge == (0,)
+
+
+def test_a_kongs_lost_backs_are_added_a_pitch_beyond_its_faces() -> None:
+    """The backs lie where the next tiles of the run would: each face moved by the
+    step between the two faces, at the ends no back was found at; none off the
+    picture."""
+    def quad(x: float, down: bool = False) -> TileQuad:
+        return TileQuad(np.array([[x, 10], [x + 30, 12], [x + 30, 52], [x, 50]], float), 4, 0,
+                        False, face_down=down)
+
+    seg = Segmentation((quad(0), quad(100), quad(130)), (400, 100), (0,), 2.0)
+    both = with_kong_backs(seg, [1, 2])
+    assert both is not None
+    assert [q.face_down for q in both.quads] == [False, False, False, True, True]
+    assert np.allclose(both.quads[3].corners, quad(70).corners)
+    assert np.allclose(both.quads[4].corners, quad(160).corners)
+    assert {q.blob for q in both.quads[3:]} == {4} and both.cut_by_edge == (0,)
+    one = Segmentation((*seg.quads, quad(160, down=True)), (400, 100), (0,), 2.0)
+    other = with_kong_backs(one, [1, 2], [3])
+    assert other is not None and len(other.quads) == 5
+    assert np.allclose(other.quads[4].corners, quad(70).corners)
+    assert with_kong_backs(one, [1, 2], [3, 3]) is not None
+    at_edge = Segmentation((quad(15), quad(45)), (400, 100), (), 2.0)
+    assert with_kong_backs(at_edge, [0, 1]) is None  # its left back would be off the picture
 
 
 def test_pitch_and_cuts_of_a_periodic_seam_profile() -> None:

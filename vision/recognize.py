@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol, cast
 
 import numpy as np
@@ -20,7 +20,14 @@ import numpy as np
 from vision.backs import crop_colour, has_faces_colour
 from vision.group import is_flipped, lay_out
 from vision.rectify import crop_tile, order_corners
-from vision.segment import WORK_SIDE, Segmentation, segment, with_other_cut, without
+from vision.segment import (
+    WORK_SIDE,
+    Segmentation,
+    segment,
+    with_kong_backs,
+    with_other_cut,
+    without,
+)
 
 LOW_CONFIDENCE = 0.75
 """Below this the tile is flagged for the player to check. 0.7 until the
@@ -116,6 +123,7 @@ class Group:
 @dataclass(frozen=True)
 class Warning:
     code: str  # no_tiles | cut_by_edge | low_confidence | tile_count | read_as_winning_hand
+    #          | kong_backs
     message: str
     tiles: tuple[int, ...] = ()
 
@@ -203,6 +211,19 @@ def recognize(
         again, _ = read_with(other)
         if not _miscounted(again):
             return again
+    # two faces of one tile set apart: a concealed kong whose backs the segmenter
+    # took for the table
+    for faces, backs in kong_pairs(read.tiles, read.groups):
+        kong = with_kong_backs(seg, [quads[i] for i in faces], [quads[i] for i in backs])
+        if kong is None:
+            continue
+        again, placed = read_with(kong)
+        if not _miscounted(again):
+            assumed = tuple(t for t, q in enumerate(placed) if q >= len(seg.quads))
+            return replace(again, warnings=(*again.warnings, Warning(
+                "kong_backs", f"{len(assumed)} face-down tile(s) were assumed beside two "
+                "faces of one tile set apart, as a concealed kong shows them: check them.",
+                assumed)))
     return read
 
 
@@ -478,6 +499,30 @@ def _warnings(tiles: Sequence[RecognizedTile], groups: Sequence[Group], seg: Seg
         out.append(Warning("tile_count", f"{len(stray)} face-down tile(s) that are not a "
                            "kong's two backs: a tile beside them may be missing or hidden, or "
                            "a shadow taken for a tile.", tuple(stray)))
+    return out
+
+
+def kong_pairs(tiles: Sequence[RecognizedTile], groups: Sequence[Group]
+               ) -> list[tuple[list[int], list[int]]]:
+    """Groups that are a concealed kong with one back or both lost: two faces of one
+    tile side by side, alone or with one back at an end (its faces' and backs' tile
+    indices).
+
+    Why: a concealed kong lies as back, face, face, back, and a back of the
+    table's colour or near it (blue backs on a blue checked cloth, yellow ones on
+    a pale yellow-green table) is not told from the table, so the hand comes out
+    two tiles short with a pair set apart (fresh-22 38028, 38106). No meld is two
+    tiles: a pair on its own is the kong's middle, and the hand's count, right
+    once the backs are there, says so (:func:`recognize`)."""
+    out = []
+    for g in groups:
+        faces = [i for i in g.tiles if not tiles[i].face_down]
+        backs = [i for i in g.tiles if tiles[i].face_down]
+        codes = {tiles[i].code for i in faces}
+        if (len(faces) == 2 and len(codes) == 1 and not codes & (BONUS_CODES | {"back", "none"})
+                and not any(tiles[i].sideways for i in faces)
+                and len(backs) <= 1 and set(backs) <= {g.tiles[0], g.tiles[-1]}):
+            out.append((faces, backs))
     return out
 
 

@@ -272,8 +272,9 @@ another number of tiles, must come to the best to be kept beside it
 (:class:`OtherCut`). At 0.6 it mended nothing more on ten generated sets and
 lost a tile of one hand."""
 OTHER_CUT_RUN = 6
-"""...for runs of at most this many tiles (melds, a few faces set apart): a long
-row's own faces set its pitch."""
+"""...for runs of at most this many tiles (melds, a few faces set apart). A longer
+row's own faces set its pitch, and its other cut is one face fewer or more
+(:func:`_count_off_by_one`)."""
 COUNT_TIE = 0.15
 """Tile counts of a long row whose fits are this close to the best one's are cut and
 compared by their seams (:func:`_row_pitches`). At 0.05 (two counts at most) it
@@ -349,6 +350,35 @@ def with_other_cut(seg: Segmentation, other: OtherCut) -> Segmentation:
     return _with_quads(seg, _drop_duplicates([q for q in seg.quads if q.blob != other.blob]
                                              + list(other.quads)),
                        other_cuts=tuple(o for o in seg.other_cuts if o.blob != other.blob))
+
+
+def with_kong_backs(seg: Segmentation, faces: Sequence[int], backs: Sequence[int] = ()
+                    ) -> Segmentation | None:
+    """``seg`` with a face-down tile added at each open end of a concealed kong's two
+    faces (the quads at ``faces``, side by side; ``backs``: its backs already found),
+    one pitch from them along their row; None when one would lie off the picture.
+
+    The backs are the faces moved a pitch (the step between the two faces' centres):
+    a kong's four tiles are one size and touch. What says a back lies there is the
+    hand (:func:`vision.recognize.recognize`), not the pixels: a back of the
+    table's colour, or of one near it, is what :func:`_plain_tile` could not tell
+    from the table."""
+    a, b = (seg.quads[i] for i in faces)
+    step = b.centre - a.centre
+    pitch = float(np.linalg.norm(step))
+    if pitch == 0:
+        return None
+    w, h = seg.image_size
+    found = [seg.quads[i].centre for i in backs]
+    added = []
+    for face, move in ((a, -step), (b, step)):
+        corners = face.corners + move
+        if any(np.linalg.norm(c - corners.mean(axis=0)) < pitch / 2 for c in found):
+            continue  # this end's back was found
+        if corners.min() < 0 or corners[:, 0].max() >= w or corners[:, 1].max() >= h:
+            return None
+        added.append(TileQuad(corners, face.blob, face.line, sideways=False, face_down=True))
+    return _with_quads(seg, [*seg.quads, *added]) if added else None
 
 
 def without(seg: Segmentation, drop: Sequence[int]) -> Segmentation:
@@ -1463,8 +1493,12 @@ def _trim_sides(gray: np.ndarray, mask: np.ndarray) -> np.ndarray:
 
 def _cut_strip(strip: _Strip, open_ends: bool = False, aspect: float = FACE_ASPECT,
                at_aspect: bool = False, pitch: float | None = None
-               ) -> tuple[list[tuple[np.ndarray, int, bool]], float]:
-    """Quads (strip pixels) of one upright blob, with a score of how tile-like they are.
+               ) -> tuple[list[tuple[np.ndarray, int, bool]], float,
+                          list[tuple[np.ndarray, int, bool]] | None]:
+    """Quads (strip pixels) of one upright blob, with a score of how tile-like they are,
+    and, for a row longer than :data:`OTHER_CUT_RUN`, the row cut into one face fewer
+    or one more, whichever its seams fit better (``None`` for shorter runs and grids:
+    :class:`OtherCut`).
 
     Two readings are tried when the seams allow both: one row of faces, and a
     grid of rows (a set laid out for a product photo); the one whose cuts sit
@@ -1478,7 +1512,7 @@ def _cut_strip(strip: _Strip, open_ends: bool = False, aspect: float = FACE_ASPE
     x0, x1 = _extent(m, 0)
     height = y1 - y0
     if height < MIN_TILE_PX or x1 - x0 < MIN_TILE_PX:
-        return [], -np.inf
+        return [], -np.inf, None
     # a meld (a short run) may hold a turned tile, whose face is lower: no common margins
     col_s = column_seams(g, m) if x1 - x0 >= 5.5 * aspect * height else seam_profile(g, m, 0)
     row_s = seam_profile(g, m, 1)
@@ -1497,8 +1531,10 @@ def _cut_strip(strip: _Strip, open_ends: bool = False, aspect: float = FACE_ASPE
     best = max((_cut_rows(m, g, [(y0, y1)], p, [], open_ends,
                           aspect if len(pitches) == 1 else p / height, known=pitch is not None)
                 for p in pitches), key=lambda cut: cut[1])
+    runner_up = (_count_off_by_one(m, g, y0, y1, rx0, rx1, len(best[0]), open_ends)
+                 if len(best[0]) > OTHER_CUT_RUN else None)
     if at_aspect:  # one row of the photo's faces: a grid brings its own pitch
-        return best
+        return (*best, runner_up)
     # Taller than a row of faces? Then in a grid the seams across the blob repeat
     # too, at about a face's height.
     grid_x = estimate_pitch(col_s, MIN_TILE_PX, 0.6 * height, None)
@@ -1514,8 +1550,26 @@ def _cut_strip(strip: _Strip, open_ends: bool = False, aspect: float = FACE_ASPE
         if grid[1] > best[1]:
             # seams repeating both ways are strong evidence of tiles: a grid read the
             # other way round would be a few giant cells
-            best = (grid[0], grid[1] + 0.3)
-    return best
+            return grid[0], grid[1] + 0.3, None
+    return (*best, runner_up)
+
+
+def _count_off_by_one(m: np.ndarray, g: np.ndarray, y0: int, y1: int, x0: int, x1: int,
+                      n: int, open_ends: bool) -> list[tuple[np.ndarray, int, bool]] | None:
+    """A long row of ``n`` faces (from ``x0`` to ``x1``) cut into ``n - 1`` or ``n + 1``
+    faces, whichever its seams fit better: the cut the hand's count chooses when
+    ``n`` leaves it a tile over or short (:class:`OtherCut`).
+
+    Why: the seams of a row of the scanned set's bamboos and characters, drawn
+    in columns, often fit a wrong count as well as the right one, and
+    :func:`_row_pitches` then keeps the count whose cuts sit on the stronger
+    seams: real-17 29085 came out a tile short so, and is read exactly with
+    this cut. The row is divided as the first cut was (:func:`_best_division`),
+    told the count instead of trying those near its pitch."""
+    tries = [_cut_rows(m, g, [(y0, y1)], (x1 - x0) / k, [], open_ends, (x1 - x0) / k / (y1 - y0),
+                       count=k) for k in (n - 1, n + 1) if x1 > x0]
+    tries = [t for t in tries if t[0] and len(t[0]) != n]
+    return max(tries, key=lambda cut: cut[1])[0] if tries else None
 
 
 def _row_pitches(col_s: np.ndarray, x0: int, x1: int, height: int, aspect: float,
@@ -1603,10 +1657,12 @@ def _comb_fit(sn: np.ndarray, peaks: np.ndarray, start: int, end: int, n: int) -
 
 def _cut_rows(m: np.ndarray, g: np.ndarray, rows: list[tuple[int, int]], pitch_x: float,
               seam_score: list[float], open_ends: bool = False, aspect: float = FACE_ASPECT,
-              known: bool = False) -> tuple[list[tuple[np.ndarray, int, bool]], float]:
+              known: bool = False, count: int | None = None
+              ) -> tuple[list[tuple[np.ndarray, int, bool]], float]:
     """Cut each row band of a strip into faces; the score is the mean seam strength at
     the cuts less the faces' departure from a face's aspect. ``known``: ``pitch_x``
-    is the photo's own face width (see :func:`_best_division`)."""
+    is the photo's own face width (see :func:`_best_division`); ``count``: each
+    band is cut into that many faces."""
     quads: list[tuple[np.ndarray, int, bool]] = []
     aspects: list[float] = []
     seam_score = list(seam_score)
@@ -1625,7 +1681,7 @@ def _cut_rows(m: np.ndarray, g: np.ndarray, rows: list[tuple[int, int]], pitch_x
         # at the next tile's dots, benchmark scene 1012).
         cuts = _best_division(band_s, sn, bx0, bx1, pitch_x, wide,
                               pitch_x / FACE_ASPECT if wide is not None else 0.0, open_ends,
-                              known)
+                              known, count)
         band_m = m[ra:rb]
         for a, b in itertools.pairwise(cuts):
             if b - a < MIN_TILE_PX * 0.7:
@@ -1709,8 +1765,10 @@ def _shared_columns(bands: list[_Band | None], width: int, pitch: float) -> np.n
 
 def _best_division(strength: np.ndarray, sn: np.ndarray, start: int, end: int, pitch: float,
                    wide: np.ndarray | None, wide_pitch: float,
-                   open_ends: bool = False, known: bool = False) -> list[int]:
-    """Cuts of one run of faces, trying the tile counts near ``length / pitch``.
+                   open_ends: bool = False, known: bool = False, count: int | None = None
+                   ) -> list[int]:
+    """Cuts of one run of faces, trying the tile counts near ``length / pitch`` (only
+    ``count`` when given).
 
     The pitch from the seams' period can be off by a tenth (blur, few seams),
     and that is a tile too many over a long row; the count whose cuts sit on the
@@ -1725,7 +1783,8 @@ def _best_division(strength: np.ndarray, sn: np.ndarray, start: int, end: int, p
     n_est = (end - start) / pitch
     row = wide is None and n_est >= LONG_ROW  # a row of a hand, longer than any meld
     best: tuple[float, list[int]] | None = None
-    for n in range(max(1, round(n_est * 0.9)), max(1, round(n_est * 1.1)) + 1):
+    counts = range(max(1, round(n_est * 0.9)), max(1, round(n_est * 1.1)) + 1)
+    for n in counts if count is None else (count,):
         readings = [split_1d(strength, start, end, (end - start) / n, wide, wide_pitch, open_ends)]
         if row or known:
             readings.append(_equal_cuts(sn, start, end, n))
@@ -2012,6 +2071,8 @@ class _Reading:
     score: float
     strip: _Strip
     with_side: bool = False  # one cell, a face and its tile's side (:func:`_face_and_side`)
+    other_count: list[tuple[np.ndarray, int, bool]] | None = None
+    """A long row cut into one face fewer or more (:func:`_cut_strip`): its other cut."""
 
     @property
     def lines(self) -> int:
@@ -2335,9 +2396,11 @@ def _readings(src: _Source, inside: bool, aspect: float, at_aspect: bool = False
         strip = _upright_strip(src.gray, src.mask, src.contour, transpose, refine=inside)
         to_image = src.back @ strip.to_image
         pitch = None if face_width is None else face_width / _strip_scale(strip, to_image)
-        cut, score = _cut_strip(strip, open_ends=not inside, aspect=aspect,
-                                at_aspect=at_aspect or pitch is not None, pitch=pitch)
-        out.append(_Reading(cut, score, _Strip(strip.gray, strip.mask, to_image)))
+        cut, score, other_count = _cut_strip(strip, open_ends=not inside, aspect=aspect,
+                                             at_aspect=at_aspect or pitch is not None,
+                                             pitch=pitch)
+        out.append(_Reading(cut, score, _Strip(strip.gray, strip.mask, to_image),
+                            other_count=other_count))
         if out[-1].lines == 1 and len(cut) >= 4:
             break  # one row along the blob's long axis: the usual hand, no doubt left
     return out
@@ -2430,10 +2493,11 @@ def segment(image: np.ndarray, *, work_side: int = WORK_SIDE) -> Segmentation:
             continue
         quads += _tiles_of(best, bi, face, inside, lab, table, mask, scale)
         if len(best.cut) > OTHER_CUT_RUN:
-            continue
-        other = next((r for r in ranked[1:] if len(r.cut) != len(best.cut)
-                      and worth[id(best)] - worth[id(r)] < OTHER_CUT
-                      and not _fragments(r, face)), None)
+            other = None if best.other_count is None else replace(best, cut=best.other_count)
+        else:
+            other = next((r for r in ranked[1:] if len(r.cut) != len(best.cut)
+                          and worth[id(best)] - worth[id(r)] < OTHER_CUT
+                          and not _fragments(r, face)), None)
         if other is not None and (alternative := _tiles_of(other, bi, face, inside, lab, table,
                                                            mask, scale)):
             others.append(OtherCut(bi, tuple(alternative)))
