@@ -122,8 +122,8 @@ class Group:
 
 @dataclass(frozen=True)
 class Warning:
-    code: str  # no_tiles | cut_by_edge | low_confidence | tile_count | read_as_winning_hand
-    #          | kong_backs
+    # no_tiles | cut_by_edge | low_confidence | tile_count | read_as_winning_hand | kong_backs
+    code: str
     message: str
     tiles: tuple[int, ...] = ()
 
@@ -466,8 +466,6 @@ def _groups(tiles: Sequence[RecognizedTile]) -> list[Group]:
 
 
 def _regroup(t: RecognizedTile, groups: Sequence[Group]) -> RecognizedTile:
-    from dataclasses import replace
-
     gid = next(g.id for g in groups if t.index in g.tiles)
     return replace(t, group=gid)
 

@@ -1566,8 +1566,10 @@ def _count_off_by_one(m: np.ndarray, g: np.ndarray, y0: int, y1: int, x0: int, x
     seams: real-17 29085 came out a tile short so, and is read exactly with
     this cut. The row is divided as the first cut was (:func:`_best_division`),
     told the count instead of trying those near its pitch."""
+    if x1 <= x0:
+        return None
     tries = [_cut_rows(m, g, [(y0, y1)], (x1 - x0) / k, [], open_ends, (x1 - x0) / k / (y1 - y0),
-                       count=k) for k in (n - 1, n + 1) if x1 > x0]
+                       count=k) for k in (n - 1, n + 1)]
     tries = [t for t in tries if t[0] and len(t[0]) != n]
     return max(tries, key=lambda cut: cut[1])[0] if tries else None
 
@@ -1783,8 +1785,9 @@ def _best_division(strength: np.ndarray, sn: np.ndarray, start: int, end: int, p
     n_est = (end - start) / pitch
     row = wide is None and n_est >= LONG_ROW  # a row of a hand, longer than any meld
     best: tuple[float, list[int]] | None = None
-    counts = range(max(1, round(n_est * 0.9)), max(1, round(n_est * 1.1)) + 1)
-    for n in counts if count is None else (count,):
+    counts = (range(max(1, round(n_est * 0.9)), max(1, round(n_est * 1.1)) + 1)
+              if count is None else (count,))
+    for n in counts:
         readings = [split_1d(strength, start, end, (end - start) / n, wide, wide_pitch, open_ends)]
         if row or known:
             readings.append(_equal_cuts(sn, start, end, n))
