@@ -328,6 +328,23 @@ def test_a_kong_whose_backs_are_near_the_tables_colour_is_read_whole() -> None:
 
 
 @needs_model
+@pytest.mark.parametrize(("seed", "size"), [(36013, (2448, 3264)), (38017, (3000, 4000))])
+def test_an_unseen_sets_plum_set_apart_is_read_as_the_plum(seed: int, size: tuple[int, int]
+                                                           ) -> None:
+    """KDE's plum bears a bare "1" over a drawing no training set has (fresh-21
+    scene 36013, fresh-22 38017): the networks call it "not a bonus tile", the hand
+    makes it one, and it was then read as the spring. With no name written on it,
+    the flower of its number comes first."""
+    from scoring.likely_hand import most_likely
+    from vision.recognize import recognize
+
+    scene = generate_scene(seed, size=size)  # at its own size
+    rec = recognize(scene.image, hand_reader=most_likely)
+    plum = [t for t in scene.tiles if t.code == "1f"]
+    assert plum and [t.code for t in rec.tiles] == [t.code for t in scene.tiles]
+
+
+@needs_model
 @pytest.mark.skipif("xmahjongg_real" not in available_sources(),
                     reason="the xmahjongg Debian package is not installed")
 def test_a_long_row_is_cut_again_into_one_face_more_when_the_hand_is_short() -> None:

@@ -22,7 +22,10 @@ from PIL import Image, ImageDraw, ImageFont
 from vision import writing
 from vision.classify import BONUS_TILES, NONE, TileClassifier, may_be_characters
 from vision.writing import (
+    NAMELESS_FLOWER,
     NAMES,
+    NO_NAME,
+    NOT_A_BONUS,
     NUMBER_DOUBT,
     NUMBER_READ,
     NUMBER_WRITING,
@@ -32,6 +35,7 @@ from vision.writing import (
     WritingReader,
     bundled_files,
     line_batch,
+    nameless_flowers,
     settle_by_writing,
     top_windows,
 )
@@ -185,6 +189,30 @@ def test_a_name_read_settles_the_reading_as_surely_as_it_was_read() -> None:
     assert out[0, 3] == out[1, 3] == pytest.approx(0.1)  # "not a tile" is not the name's to say
     np.testing.assert_allclose(out.sum(axis=1), 1.0)
     np.testing.assert_array_equal(out[2:], probs[2:])  # too faint, and not read at all
+
+
+def test_a_nameless_crop_taken_for_no_bonus_tile_keeps_its_number_as_a_flower() -> None:
+    """KDE's plum (a bare "1" over a drawing no training set has): the networks call
+    it "not a bonus tile", and split the little they leave to the bonus tiles
+    between the spring and the plum by chance. With no name spotted, that share goes
+    to the number's flower first; its total, and everything else, stays."""
+    labels = ["1z", "1s", "1f", "2f", "1g", "2g", NONE]
+    probs = np.array([
+        [0.60, 0.20, 0.02, 0.03, 0.06, 0.01, 0.08],  # "1" more than "2", the spring first
+        [0.60, 0.20, 0.02, 0.03, 0.06, 0.01, 0.08],  # the same, with a name spotted
+        [0.30, 0.20, 0.12, 0.03, 0.25, 0.02, 0.08],  # a bonus tile to the networks
+        [0.60, 0.20, 0.02, 0.03, 0.06, 0.01, 0.08],  # the same, not read for its name
+    ])
+    spotted = [Spotted("1g", NO_NAME - 0.01), Spotted("1g", NO_NAME), Spotted("1f", 0.0)]
+    out = nameless_flowers(probs, np.array([0, 1, 2]), spotted, labels, labels.index(NONE))
+    bonus = [2, 3, 4, 5]
+    assert probs[2, bonus].sum() > (1 - NOT_A_BONUS) * (1 - probs[2, -1])
+    assert labels[bonus[int(out[0, bonus].argmax())]] == "1f"
+    ones = probs[0, [2, 4]].sum()
+    assert out[0, 2] == pytest.approx(ones * NAMELESS_FLOWER / (NAMELESS_FLOWER + 1))
+    assert out[0, bonus].sum() == pytest.approx(probs[0, bonus].sum())
+    np.testing.assert_array_equal(out[0, [0, 1, 6]], probs[0, [0, 1, 6]])
+    np.testing.assert_array_equal(out[1:], probs[1:])
 
 
 def test_a_number_chooses_only_among_the_likeliest_tiles() -> None:

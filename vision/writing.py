@@ -76,6 +76,17 @@ reading below it the product would not trust, as ``vision.classify``'s
 ``MIN_CONFIDENCE``). The recogniser costs ~3.5 ms a window, two or four a
 crop; every tile that names mended in the generated photos had been read
 below 0.35, and at 0.5 instead of 0.9 half the crops or fewer are read."""
+NO_NAME = 0.1
+"""A crop on which no name is spotted even this faintly shows none: KDE's plums,
+which bear a bare "1", are spotted at 0.00-0.03; the scanned set's winters,
+whose 冬 is plain but small, at 0.05-0.43 (``nameless_flowers``)."""
+NOT_A_BONUS = 0.7
+"""The networks' share of "not a bonus tile" (all but the eight bonus tiles and
+``none``) from which a nameless crop's bonus share is given out again
+(``nameless_flowers``)."""
+NAMELESS_FLOWER = 4.0
+"""How many times likelier a nameless bonus tile is to be the flower of its
+number than the season (``nameless_flowers``)."""
 WINDOW = (0.42, 0.55)
 """A window: this fraction of the crop's height (from the top) and of its
 width: where sets write the name or the number, and short enough that the
@@ -258,4 +269,39 @@ def settle_by_writing(probs: np.ndarray, rows: np.ndarray, spotted: Sequence[Spo
         tile[index[s.code]] = 1.0
         out[r] = (1.0 - probs[r, none]) * (s.score * tile + (1 - s.score) * rest)
         out[r, none] = probs[r, none]
+    return out
+
+
+def nameless_flowers(probs: np.ndarray, rows: np.ndarray, spotted: Sequence[Spotted],
+                     labels: Sequence[str], none: int) -> np.ndarray:
+    """``probs`` (N, L) with the bonus share of each of ``rows`` on which no name was
+    spotted (:data:`NO_NAME`), and which the networks take for anything but a bonus
+    tile (:data:`NOT_A_BONUS`), given out again by number, each number's flower
+    :data:`NAMELESS_FLOWER` times its season.
+
+    Why: that small share decides when the hand says the crop is a bonus tile
+    anyway (it lies with the bonus tiles), and the hand reader then takes the
+    likeliest of the eight. The bonus reader learnt that every season carries its
+    name (春夏秋冬 or the English word) and that some sets write only a number on
+    their flowers (``datasets/bonus_faces.py``); a face that shows no name and a
+    picture the reader does not know is "not a bonus tile" to it (1 bamboo's bird
+    bears a corner "1" too), and what it leaves to the bonus tiles says which number
+    it saw but splits it between that number's flower and season by chance. KDE's
+    plum, a bare "1" over a drawing no training set has: "other" at 0.75-0.95, and
+    then the spring before the plum in five hands of fresh-21 and fresh-22. A bonus
+    tile with a number and no name is a flower, as the reader's training data has
+    it. The total bonus share is kept: the tile stays unsure, and only the hand
+    makes it a bonus tile."""
+    bonus = np.array([i for i, lab in enumerate(labels) if lab[-1] in "fg" and lab[0].isdigit()])
+    flower = np.array([labels[i].endswith("f") for i in bonus])
+    number = np.array([int(labels[i][0]) - 1 for i in bonus])
+    kind = np.where(flower, NAMELESS_FLOWER, 1.0) / (NAMELESS_FLOWER + 1.0)
+    out = probs.copy()
+    for r, s in zip(rows, spotted, strict=True):
+        p = probs[r, bonus]
+        tiles = max(1.0 - float(probs[r, none]), 1e-12)
+        if s.score >= NO_NAME or p.sum() > (1.0 - NOT_A_BONUS) * tiles or p.sum() <= 0:
+            continue
+        by_number = np.bincount(number, weights=p, minlength=4) / p.sum()
+        out[r, bonus] = kind * by_number[number] * p.sum()
     return out
