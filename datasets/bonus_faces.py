@@ -24,7 +24,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from datasets import artwork
-from datasets.artwork import FLOWER_CHARS, NUMERALS, SEASON_CHARS
+from datasets.artwork import FLOWER_CHARS, LATIN_FONTS, NUMERALS, SEASON_CHARS
 from datasets.artwork import draw_centred_text as _text
 
 ENGLISH = {
@@ -44,15 +44,6 @@ PICTURE_BANDS: dict[str, dict[str, tuple[float, float]]] = {
 """Where each artwork's pictures are free of writing (fractions of the face
 height, per kind: flowers, seasons, the bird of 1 bamboo)."""
 
-LATIN_FONTS: tuple[Path, ...] = (
-    Path("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"),
-    Path("/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"),
-    Path("/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf"),
-    Path("/usr/share/fonts/truetype/noto/NotoSerif-Regular.ttf"),
-    *(Path("/usr/share/fonts/opentype/urw-base35") / f"{name}.otf" for name in (
-        "NimbusSans-Regular", "NimbusSans-Bold", "NimbusSansNarrow-Regular", "NimbusRoman-Regular",
-        "C059-Roman", "P052-Roman", "URWBookman-Light", "URWGothic-Book")),
-)
 INKS: tuple[tuple[int, int, int], ...] = (
     (200, 25, 30), (170, 20, 40), (30, 50, 160), (40, 70, 190), (20, 20, 20), (25, 110, 50),
 )

@@ -242,9 +242,9 @@ def corner_index(face: np.ndarray, code: str, rng: np.random.Generator, *,
         return face
     from PIL import Image, ImageDraw, ImageFont
 
-    from datasets.bonus_faces import INKS, LATIN_FONTS
+    from datasets.bonus_faces import INKS
 
-    fonts = [f for f in LATIN_FONTS if f.exists()]
+    fonts = [f for f in artwork.LATIN_FONTS if f.exists()]
     if not fonts:
         return face
     h, w = face.shape[:2]
@@ -640,7 +640,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="whose data: the tile classifier's, or the bonus reader's (flowers, "
                    "seasons and 1s in full, other faces an eighth as often, "
                    f"{BONUS_CROP_H}x{BONUS_CROP_W})")
+    p.add_argument("--allow-missing", action="store_true",
+                   help="build from the sources and fonts this machine has, even if it lacks "
+                   "some of datasets/SOURCES.md (the crops then differ from the model card's)")
     a = p.parse_args(argv)
+    missing = artwork.missing_for_training(a.datasets)
+    if missing and not a.allow_missing:
+        p.error("this machine lacks what the documented training data is drawn from:\n  "
+                + "\n  ".join(missing) + "\ninstall the Debian packages of datasets/SOURCES.md"
+                " (README: Training data), or pass --allow-missing")
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()

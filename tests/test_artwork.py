@@ -50,6 +50,33 @@ def test_env_overrides_datasets_root(monkeypatch: pytest.MonkeyPatch, tmp_path: 
         artwork.load_faces("fluffystuff_regular", use_cache=False)
 
 
+def test_faces_written_with_fewer_fonts_are_cached_apart(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A procedural source drawn on a machine that lacks one of its fonts draws
+    other faces: they must not be read back later as the faces of the full set
+    of fonts (nor the other way round)."""
+    monkeypatch.setenv("MJLENS_BUILD", str(tmp_path))
+    have = tmp_path / "font.ttf"
+    have.write_bytes(b"")
+    drawn: list[int] = []
+
+    def loader(root: Path) -> artwork.FaceSet:
+        drawn.append(1)
+        return {"1m": [np.zeros((artwork.FACE_H, artwork.FACE_W, 4), np.uint8)]}
+
+    source = artwork.Source("fonts_probe", "test", "none", loader, (), fonts=(have,))
+    monkeypatch.setitem(artwork.SOURCES, source.name, source)
+    artwork.load_faces(source.name)
+    monkeypatch.setitem(artwork.SOURCES, source.name, artwork.Source(
+        "fonts_probe", "test", "none", loader, (), fonts=(have, tmp_path / "missing.ttf")))
+    artwork.load_faces(source.name)
+    artwork.load_faces(source.name)  # now cached
+    assert len(drawn) == 2
+    assert sorted(p.name for p in tmp_path.glob("artwork/fonts_probe.*")) == [
+        f"fonts_probe.v{artwork.CACHE_VERSION}.npz", f"fonts_probe.v{artwork.CACHE_VERSION}f1.npz"]
+    assert "font " + str(tmp_path / "missing.ttf") in artwork.missing_for_training()
+
+
 def test_compose_on_face_fills_transparent_parts() -> None:
     face = np.zeros((4, 3, 4), np.uint8)
     face[0, 0] = (10, 20, 30, 255)

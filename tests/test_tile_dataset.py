@@ -96,9 +96,7 @@ def test_tile_body_never_mirrors_the_face() -> None:
 def test_corner_index_marks_suits_winds_and_training_bonus_tiles_only(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from datasets import tile_dataset
-    from datasets.bonus_faces import LATIN_FONTS
-
-    if not any(f.exists() for f in LATIN_FONTS):
+    if not any(f.exists() for f in artwork.LATIN_FONTS):
         pytest.skip("no DejaVu or Noto font installed (the data build's fonts)")
 
     monkeypatch.setattr(tile_dataset, "CORNER_INDEX_P", 1.0)
@@ -161,3 +159,19 @@ def test_render_tile_takes_the_bonus_readers_size() -> None:
     faces = _faces()
     crop = render_tile(faces[0], faces[1:], np.random.default_rng(2), crop_size("bonus"))
     assert crop.shape == (BONUS_CROP_H, BONUS_CROP_W, 3)
+
+
+def test_the_data_build_refuses_a_machine_without_the_documented_sources(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A missing font or tile set would quietly change every crop: the build says
+    what is missing and stops, unless told to go on with what there is."""
+    from datasets import tile_dataset
+
+    monkeypatch.setattr(artwork, "missing_for_training",
+                        lambda root=None: [f"font {tmp_path / 'gone.ttf'}"])
+    with pytest.raises(SystemExit):
+        tile_dataset.main(["--out", str(tmp_path / "out")])
+    err = capsys.readouterr().err
+    assert "gone.ttf" in err and "--allow-missing" in err and "SOURCES.md" in err
+    assert not (tmp_path / "out").exists()
