@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -325,6 +326,28 @@ def test_a_kong_whose_backs_are_near_the_tables_colour_is_read_whole() -> None:
     (assumed,) = [w for w in rec.warnings if w.code == "kong_backs"]
     assert [rec.tiles[i].face_down for i in assumed.tiles] == [True, True]
     assert not [w for w in rec.warnings if w.code == "tile_count"]
+
+
+@needs_model
+@pytest.mark.skipif("xmahjongg_real" not in available_sources(),
+                    reason="the xmahjongg Debian package is not installed")
+def test_a_row_under_a_patch_of_table_is_cut_at_its_own_height(tmp_path: Path) -> None:
+    """A lighter patch of the table, a face wide, joined the top of a row of
+    fourteen (real-23 scene 41007, saved and decoded as the benchmark does): the
+    row was cut as a grid of 140 half-size cells. Without the patch it is read
+    exactly."""
+    from datasets.scenes import save_scene
+    from scoring.likely_hand import most_likely
+    from vision.photo import load_photo
+    from vision.recognize import recognize
+
+    scene = generate_scene(41007, size=(4624, 3472), style="xmahjongg_real", compress=False)
+    photo = load_photo(save_scene(scene, tmp_path, "hand", exif_turn=180), max_side=2000)
+    rec = recognize(photo.image, scale=photo.scale, hand_reader=most_likely)
+    m = match_outlines([np.array(t.outline) for t in rec.tiles],
+                       [np.array(t.outline) for t in scene.tiles])
+    assert m.recall == 1.0 and m.precision == 1.0
+    assert [t.code for t in rec.tiles] == [t.code for t in scene.tiles]
 
 
 @needs_model

@@ -20,6 +20,7 @@ from vision.segment import (
     _Reading,
     _size_penalty,
     _Strip,
+    _without_spurs,
     estimate_pitch,
     masked_percentile,
     segment,
@@ -538,3 +539,24 @@ def test_backs_of_the_tables_own_colour_are_found_by_the_side_below_them() -> No
     m = match_outlines([q.corners for q in seg.quads], truth)
     assert m.recall == 1.0 and m.precision == 1.0
     assert sorted(j for i, j in m.pairs if seg.quads[i].face_down) == [0, 3]
+
+
+def test_a_spur_of_table_above_a_row_is_left_out_of_its_strip() -> None:
+    """A patch of table a face wide and taller than the row, joined to the row's
+    top (real-23 scene 41007), set the row's height, and the row was cut as a grid
+    of half-size cells. The patch goes; a ragged edge a few rows high, a meld lying
+    above the row (three faces wide) and a row with nothing above stay."""
+    aspect = 0.75
+    row = np.zeros((180, 700), np.uint8)
+    row[110:170, 10:690] = 255  # fourteen faces, 60 high
+    spur = row.copy()
+    spur[10:110, 170:240] = 255  # a patch 70 wide (1.6 faces)
+    out = _without_spurs(spur, aspect)
+    np.testing.assert_array_equal(out, row)
+    ragged = row.copy()
+    ragged[104:110, 100:160] = 255  # six rows: a ragged edge
+    assert _without_spurs(ragged, aspect) is ragged
+    meld = row.copy()
+    meld[20:110, 200:350] = 255  # three faces lying above the row
+    assert _without_spurs(meld, aspect) is meld
+    assert _without_spurs(row, aspect) is row

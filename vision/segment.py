@@ -109,6 +109,12 @@ GROW_STEPS = 2
 """Times the mask grows into faint pixels: a face found in part lends its hue to the
 next face in the shadow, which the first step reached too thinly (benchmark scene
 1167: the last two tiles of a kong in a deep shadow)."""
+SPUR = 0.25
+"""Share of a strip's widest row under which the rows at its top or bottom may be a
+spur of table (:func:`_without_spurs`)."""
+SPUR_FACES = 2.0
+"""... when they are narrower than this many faces of the rows below or above them
+(a meld lying above a row is three faces or more)."""
 HUE_STEP = 7.0
 """Distance in colour (Lab a, b) from the table's median colour around a pixel that makes it
 a face, however close to the table's colours (JPEG noise on a plain table stays within ~2;
@@ -1451,6 +1457,34 @@ def _extent(mask: np.ndarray, axis: int) -> tuple[int, int]:
     return (int(idx[0]), int(idx[-1]) + 1) if idx.size else (0, 0)
 
 
+def _without_spurs(mask: np.ndarray, aspect: float) -> np.ndarray:
+    """The strip's mask less the rows above or below its faces that hold only a spur
+    of table: under :data:`SPUR` of the widest row, narrower than
+    :data:`SPUR_FACES` faces all along, and at least :data:`SPUR` of the faces'
+    height (a ragged edge a few rows high is left: a pung's, trimmed, was cut
+    into six).
+
+    Why: a patch of table taken for faces (a lighter patch at a drawn line) that
+    touches a row is cut with it, and the row's height, which sets the pitch of its
+    faces, was then the patch's and the row's together: real-23 scene 41007's row of
+    fourteen, under a patch a face wide and twice its height, was cut as a grid of
+    140 half-size cells."""
+    cover = (mask > 0).sum(axis=1)
+    if not cover.any():
+        return mask
+    rows = np.flatnonzero(cover >= SPUR * cover.max())
+    top, bottom = int(rows[0]), int(rows[-1]) + 1
+    face_w = aspect * (bottom - top)
+    out = mask
+    for part in (slice(0, top), slice(bottom, None)):
+        rows_on = np.flatnonzero(cover[part])
+        if (rows_on.size >= SPUR * (bottom - top)  # (not a ragged edge a few rows high)
+                and cover[part].max() < SPUR_FACES * face_w):
+            out = out.copy() if out is mask else out
+            out[part] = 0
+    return out
+
+
 def _trim_sides(gray: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """Drop the rows above and below the faces that are the tiles' lit sides.
 
@@ -1507,7 +1541,7 @@ def _cut_strip(strip: _Strip, open_ends: bool = False, aspect: float = FACE_ASPE
     given), not the seams' period (see :func:`_readings`).
     """
     m, g = strip.mask, strip.gray
-    m = _trim_sides(g, m)
+    m = _without_spurs(_trim_sides(g, m), aspect)
     y0, y1 = _extent(m, 1)
     x0, x1 = _extent(m, 0)
     height = y1 - y0
