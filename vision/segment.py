@@ -113,8 +113,8 @@ SPUR = 0.25
 """Share of a strip's widest row under which the rows at its top or bottom may be a
 spur of table (:func:`_without_spurs`)."""
 SPUR_FACES = 2.0
-"""... when they are narrower than this many faces of the rows below or above them
-(a meld lying above a row is three faces or more)."""
+"""Width, in faces of the rows they lie on, under which such rows may be a spur of
+table (a meld lying above a row is three faces or more: :func:`_without_spurs`)."""
 HUE_STEP = 7.0
 """Distance in colour (Lab a, b) from the table's median colour around a pixel that makes it
 a face, however close to the table's colours (JPEG noise on a plain table stays within ~2;

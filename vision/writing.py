@@ -292,7 +292,7 @@ def nameless_flowers(probs: np.ndarray, rows: np.ndarray, spotted: Sequence[Spot
     tile with a number and no name is a flower, as the reader's training data has
     it. The total bonus share is kept: the tile stays unsure, and only the hand
     makes it a bonus tile."""
-    bonus = np.array([i for i, lab in enumerate(labels) if lab[-1] in "fg" and lab[0].isdigit()])
+    bonus = np.array([i for i, lab in enumerate(labels) if lab in NAMES])
     flower = np.array([labels[i].endswith("f") for i in bonus])
     number = np.array([int(labels[i][0]) - 1 for i in bonus])
     kind = np.where(flower, NAMELESS_FLOWER, 1.0) / (NAMELESS_FLOWER + 1.0)
