@@ -1475,13 +1475,14 @@ def _without_spurs(mask: np.ndarray, aspect: float) -> np.ndarray:
     rows = np.flatnonzero(cover >= SPUR * cover.max())
     top, bottom = int(rows[0]), int(rows[-1]) + 1
     face_w = aspect * (bottom - top)
-    out = mask
-    for part in (slice(0, top), slice(bottom, None)):
-        rows_on = np.flatnonzero(cover[part])
-        if (rows_on.size >= SPUR * (bottom - top)  # (not a ragged edge a few rows high)
-                and cover[part].max() < SPUR_FACES * face_w):
-            out = out.copy() if out is mask else out
-            out[part] = 0
+    spurs = [part for part in (slice(0, top), slice(bottom, None))
+             if np.count_nonzero(cover[part]) >= SPUR * (bottom - top)  # (not a ragged edge)
+             and cover[part].max() < SPUR_FACES * face_w]
+    if not spurs:
+        return mask
+    out = mask.copy()
+    for part in spurs:
+        out[part] = 0
     return out
 
 
@@ -1565,13 +1566,10 @@ def _cut_strip(strip: _Strip, open_ends: bool = False, aspect: float = FACE_ASPE
     best = max((_cut_rows(m, g, [(y0, y1)], p, [], open_ends,
                           aspect if len(pitches) == 1 else p / height, known=pitch is not None)
                 for p in pitches), key=lambda cut: cut[1])
-    runner_up = (_count_off_by_one(m, g, y0, y1, rx0, rx1, len(best[0]), open_ends)
-                 if len(best[0]) > OTHER_CUT_RUN else None)
-    if at_aspect:  # one row of the photo's faces: a grid brings its own pitch
-        return (*best, runner_up)
     # Taller than a row of faces? Then in a grid the seams across the blob repeat
-    # too, at about a face's height.
-    grid_x = estimate_pitch(col_s, MIN_TILE_PX, 0.6 * height, None)
+    # too, at about a face's height. (Not for one row of the photo's faces: a grid
+    # brings its own pitch.)
+    grid_x = None if at_aspect else estimate_pitch(col_s, MIN_TILE_PX, 0.6 * height, None)
     grid_y = estimate_pitch(row_s, 1.05 * grid_x, 1.9 * grid_x, None) if (
         grid_x is not None and height > 1.6 * grid_x / FACE_ASPECT) else None
     if grid_y is not None and estimate_pitch(row_s, 0.4 * grid_y, 0.6 * grid_y, None):
@@ -1585,6 +1583,8 @@ def _cut_strip(strip: _Strip, open_ends: bool = False, aspect: float = FACE_ASPE
             # seams repeating both ways are strong evidence of tiles: a grid read the
             # other way round would be a few giant cells
             return grid[0], grid[1] + 0.3, None
+    runner_up = (_count_off_by_one(m, g, y0, y1, rx0, rx1, len(best[0]), open_ends)
+                 if len(best[0]) > OTHER_CUT_RUN else None)
     return (*best, runner_up)
 
 
