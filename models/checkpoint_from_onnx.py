@@ -28,7 +28,6 @@ from pathlib import Path
 
 import numpy as np
 import onnx
-import onnxruntime as ort  # type: ignore[import-untyped]
 import torch
 import torch.nn.functional as F
 from onnx import numpy_helper
@@ -36,6 +35,8 @@ from onnx import numpy_helper
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # train_classifier.py beside it
 
 from train_classifier import READER_LABELS, TileNet, crop_size, to_tensor
+
+from vision.classify import model_session
 
 STAT_CROPS = 2048
 """Training crops whose convolution outputs set each batch normalisation."""
@@ -106,7 +107,7 @@ def main() -> int:
     check = x[pick[:256]]
     with torch.no_grad():
         ours = net(to_tensor(check))[0].numpy()
-    theirs = ort.InferenceSession(str(a.model), providers=["CPUExecutionProvider"]).run(
+    theirs = model_session(a.model).run(
         ["logits"], {"image": to_tensor(check).numpy()})[0]
     agree = float((ours.argmax(1) == theirs.argmax(1)).mean())
     print(f"{a.model} -> {a.out}: PyTorch and onnxruntime agree on {agree:.1%} of "
