@@ -351,6 +351,26 @@ def test_a_row_under_a_patch_of_table_is_cut_at_its_own_height(tmp_path: Path) -
 
 
 @needs_model
+def test_a_row_in_a_shadows_rim_on_grey_paper_is_cut_into_its_faces(tmp_path: Path) -> None:
+    """The lighter rim of a shadow on grey paper, as grey as faces, joined a row
+    of fourteen above and below (fresh-23 scene 40057, saved and decoded as the
+    benchmark does), and the row was cut as two giant cells. The rim's rows,
+    where nothing is drawn, are left out of the row's strip."""
+    from datasets.scenes import save_scene
+    from scoring.likely_hand import most_likely
+    from vision.photo import load_photo
+    from vision.recognize import recognize
+
+    scene = generate_scene(40057, size=(3000, 4000), compress=False)
+    photo = load_photo(save_scene(scene, tmp_path, "hand", exif_turn=90), max_side=2000)
+    rec = recognize(photo.image, scale=photo.scale, hand_reader=most_likely)
+    m = match_outlines([np.array(t.outline) for t in rec.tiles],
+                       [np.array(t.outline) for t in scene.tiles])
+    assert m.recall == 1.0 and m.precision == 1.0
+    assert [t.code for t in rec.tiles] == [t.code for t in scene.tiles]
+
+
+@needs_model
 @pytest.mark.parametrize(("seed", "size"), [(36013, (2448, 3264)), (38017, (3000, 4000))])
 def test_an_unseen_sets_plum_set_apart_is_read_as_the_plum(seed: int, size: tuple[int, int]
                                                            ) -> None:

@@ -20,6 +20,7 @@ from vision.segment import (
     _Reading,
     _size_penalty,
     _Strip,
+    _without_plain_rows,
     _without_spurs,
     estimate_pitch,
     masked_percentile,
@@ -539,6 +540,32 @@ def test_backs_of_the_tables_own_colour_are_found_by_the_side_below_them() -> No
     m = match_outlines([q.corners for q in seg.quads], truth)
     assert m.recall == 1.0 and m.precision == 1.0
     assert sorted(j for i, j in m.pairs if seg.quads[i].face_down) == [0, 3]
+
+
+def test_plain_table_above_and_below_a_row_is_left_out_of_its_strip() -> None:
+    """The lighter rim of a shadow on grey paper joined a row of fourteen above and
+    below (fresh-23 scene 40057), and the row was cut as two giant cells. Rows of
+    the strip where nothing is drawn go when they are a good part of its height;
+    the faces' rows, crossed by seams and ink, stay, and so does a thin plain edge."""
+    rng = np.random.default_rng(0)
+    gray = np.full((180, 700), 150, np.uint8)
+    gray += np.linspace(0, 20, 700, dtype=np.uint8)[None, :]  # light falling across
+    faces = np.full((60, 680), 220, np.uint8)
+    faces[:, ::48] = 120  # seams
+    for _ in range(200):  # ink
+        y, x = int(rng.integers(5, 55)), int(rng.integers(0, 670))
+        faces[y:y + 3, x:x + 8] = 40
+    gray[60:120, 10:690] = faces
+    leak = np.zeros_like(gray)
+    leak[10:170, 10:690] = 255
+    row = np.zeros_like(gray)
+    row[60:120, 10:690] = 255
+    kept = np.flatnonzero(_without_plain_rows(gray, leak).any(axis=1))
+    assert kept[0] in (59, 60) and kept[-1] in (119, 120)  # (the edge filter's row beside)
+    assert _without_plain_rows(gray, row) is row
+    edge = row.copy()
+    edge[52:60, 10:690] = 255  # eight plain rows: under a quarter of the faces' height
+    assert _without_plain_rows(gray, edge) is edge
 
 
 def test_a_spur_of_table_above_a_row_is_left_out_of_its_strip() -> None:

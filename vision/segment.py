@@ -115,6 +115,12 @@ spur of table (:func:`_without_spurs`)."""
 SPUR_FACES = 2.0
 """Width, in faces of the rows they lie on, under which such rows may be a spur of
 table (a meld lying above a row is three faces or more: :func:`_without_spurs`)."""
+PLAIN_INK = 0.01
+"""Share of a strip row's pixels on an edge (:data:`INK_EDGE`) under which nothing is
+drawn there: plain table (:func:`_without_plain_rows`)."""
+INK_EDGE = 60.0
+"""A horizontal step of the gray image (3x3 Sobel, about 15 grey levels) that ink or a
+seam makes and a smooth table does not."""
 HUE_STEP = 7.0
 """Distance in colour (Lab a, b) from the table's median colour around a pixel that makes it
 a face, however close to the table's colours (JPEG noise on a plain table stays within ~2;
@@ -1486,6 +1492,35 @@ def _without_spurs(mask: np.ndarray, aspect: float) -> np.ndarray:
     return out
 
 
+def _without_plain_rows(gray: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """The strip's mask less the rows above or below its faces where nothing is drawn,
+    when they are at least :data:`SPUR` of the faces' height.
+
+    Why: the table in a shadow's lighter rim is lighter than the shadow beside it
+    and as grey as faces there, so a band of it can join a row above and below
+    and make the row's blob two or three faces high (fresh-23 scene 40057: a
+    row of fourteen cut as two giant cells). Faces are crossed by ink and by the
+    seams between them in every row; that table is smooth (under
+    :data:`PLAIN_INK` of its pixels at an edge, where the gaps between two rows
+    of a real set, or a tile's side, hold several per cent)."""
+    inside = mask > 0
+    count = inside.sum(axis=1)
+    if not count.any():
+        return mask
+    edges = np.abs(cv2.Sobel(gray.astype(np.float32), cv2.CV_32F, 1, 0, ksize=3)) > INK_EDGE
+    ink = (edges & inside).sum(axis=1) / np.maximum(count, 1)
+    drawn = np.flatnonzero(ink >= PLAIN_INK)
+    if drawn.size == 0:
+        return mask
+    top, bottom = int(drawn[0]), int(drawn[-1]) + 1
+    out = mask
+    for part in (slice(0, top), slice(bottom, None)):
+        if np.count_nonzero(count[part]) >= SPUR * (bottom - top):
+            out = out.copy() if out is mask else out
+            out[part] = 0
+    return out
+
+
 def _trim_sides(gray: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """Drop the rows above and below the faces that are the tiles' lit sides.
 
@@ -1542,7 +1577,7 @@ def _cut_strip(strip: _Strip, open_ends: bool = False, aspect: float = FACE_ASPE
     given), not the seams' period (see :func:`_readings`).
     """
     m, g = strip.mask, strip.gray
-    m = _without_spurs(_trim_sides(g, m), aspect)
+    m = _without_spurs(_trim_sides(g, _without_plain_rows(g, m)), aspect)
     y0, y1 = _extent(m, 1)
     x0, x1 = _extent(m, 0)
     height = y1 - y0
