@@ -171,7 +171,8 @@ def test_faint_pixels_take_the_hue_of_the_faces_found_around_them() -> None:
     faint[20:42, 140:162] = True  # the table around the speck: its hue
     lab = np.zeros((*mask.shape, 3), np.float32)
     lab[...] = (170, 119, 141)  # shadow and table: one hue, far from the lightest faces'
-    out = _grown_into(mask, faint, lab, np.array([246, 114, 154], np.float32), 40)
+    out = _grown_into(mask, faint, lab, np.array([246, 114, 154], np.float32),
+                      np.array([[170, 119, 141]], np.float32), 40, np.ones(mask.shape, bool))
     assert (out[10:50, 10:70] > 0).all()
     assert np.count_nonzero(out[20:42, 140:162]) == 4  # the speck alone
 
@@ -189,9 +190,41 @@ def test_faint_pixels_join_faces_only_where_they_touch_them_with_their_hue() -> 
     lab[...] = (180, 120, 150)  # the table's hue
     lab[:, :60] = (170, 128, 138)
     lab[:, 95:] = (170, 128, 138)
-    out = _grown_into(mask, faint, lab, np.array([240, 128, 137], np.float32), 41)
+    out = _grown_into(mask, faint, lab, np.array([240, 128, 137], np.float32),
+                      np.array([[180, 120, 150]], np.float32), 41, np.ones(mask.shape, bool))
     assert (out[10:30, 10:60] > 0).all()
     assert not (out[:, 60:] > 0).any()
+
+
+def test_faces_in_the_shade_join_face_by_face_across_their_seams() -> None:
+    """Five faces in the shade on a checked cloth (fresh-24 scene 42066), as light
+    as its light squares, a little warmer than the lightest faces and far from
+    every colour of the cloth: they join the faces found beside them one after
+    the other, across the dark seams between them; the cloth's light squares,
+    as light and as close to the faces' hue but of the cloth's own, do not, nor
+    does the table in a shadow below them, of their hue but no lighter than the
+    table around (benchmark scene 8046)."""
+    from vision.segment import _grown_into
+
+    face_lab = np.array([254, 127, 133], np.float32)
+    cloth = np.array([[191, 128, 123], [172, 68, 182]], np.float32)
+    mask = np.zeros((60, 400), np.uint8)
+    mask[10:50, 250:290] = 255  # the face found, in the light
+    lab = np.zeros((*mask.shape, 3), np.float32)
+    lab[...] = (184, 129, 123)  # the cloth's light squares
+    faint = np.zeros(mask.shape, bool)
+    faint[10:50, 300:360] = True  # light squares beside the face
+    for x in range(40, 250, 42):  # five faces in the shade, 40 wide, 2-pixel seams
+        lab[10:50, x:x + 40] = (190, 132, 138)
+        faint[10:50, x:x + 40] = True
+    above = faint.copy()  # lighter than the table around them
+    lab[50:58, 40:250] = (150, 132, 138)  # the shadow below the row
+    faint[50:58, 40:250] = True
+    out = _grown_into(mask, faint, lab, face_lab, cloth, 41, above)
+    for x in range(40, 250, 42):
+        assert (out[12:48, x + 2:x + 38] > 0).all()
+    assert not (out[:, 300:] > 0).any()
+    assert not (out[52:58, 40:200] > 0).any()  # (beyond a tile from the face first found)
 
 
 @pytest.mark.parametrize(("seed", "size"), [(2032, (1000, 750)), (3009, (2000, 1500)),

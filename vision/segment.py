@@ -100,15 +100,24 @@ joins faces and has their hue (faces in shadow on a table of their colour)."""
 FACE_HUE = 6.0
 """Distance in hue (Lab a, b) from the lightest faces, or from the faces found around it,
 within which a faint pixel is a face."""
+SEAM_BRIDGE = np.ones((5, 5), np.uint8)
+"""Faint pixels this close to the faces found (a seam's width apart) touch them."""
 FACES_AROUND = 0.1
 """Least share of the area around a faint pixel (about a tile wide) that faces
 found must cover for their hue to count: a speck of the table taken for a face in a
 shadowed corner lent the table around it its own hue, and grew into an outline
 (fresh scene 8100)."""
-GROW_STEPS = 2
-"""Times the mask grows into faint pixels: a face found in part lends its hue to the
-next face in the shadow, which the first step reached too thinly (benchmark scene
-1167: the last two tiles of a kong in a deep shadow)."""
+NEAR_STEPS = 2
+"""Times the mask grows into the faint pixels of the faces' hue within about a tile of
+the faces first found: a face found in part lends its hue to the next face in the
+shadow, which the first step reached too thinly (benchmark scene 1167: the last two
+tiles of a kong in a deep shadow). (Farther, or more often, a cloth's light squares
+of the faces' hue join square by square: fresh-24 42112.)"""
+GROW_STEPS = 6
+"""Times the mask grows, each time by about a face, into faint pixels of a hue near
+the faces' and apart from the table's, lighter than the table around them: a row's
+faces in the shade on a checked cloth, reached one after the other (fresh-24 42066:
+five)."""
 SPUR = 0.25
 """Share of a strip's widest row under which the rows at its top or bottom may be a
 spur of table (:func:`_without_spurs`)."""
@@ -564,7 +573,7 @@ def _face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
                                              HUE_ONLY)[0] < 2 * FACE_HUE
             faint |= shaded
         mask[drop & ~lighter] = 0
-        mask = _grown_into(mask, faint, lab, face_lab, max(3, k // 2))
+        mask = _grown_into(mask, faint, lab, face_lab, centres, max(3, k // 2), above)
         mask = _without_plain_table(mask, above | differs, white)
     else:
         mask[d < TABLE_NEAR] = 0
@@ -591,7 +600,7 @@ def _median_colour(lab: np.ndarray, where: np.ndarray) -> np.ndarray:
 
 
 def _grown_into(mask: np.ndarray, faint: np.ndarray, lab: np.ndarray, face_lab: np.ndarray,
-                near: int) -> np.ndarray:
+                centres: np.ndarray, near: int, above: np.ndarray) -> np.ndarray:
     """The mask grown into the ``faint`` pixels that join it and have the faces' own hue.
 
     Faces in a shadow or under falling light on a cream or grey table are of the
@@ -609,28 +618,50 @@ def _grown_into(mask: np.ndarray, faint: np.ndarray, lab: np.ndarray, face_lab: 
     of each of its faces was found and the rest dropped, and two 3 bamboos
     were read as one sideways tile (benchmark scene 1163). Each part of a face
     has the hue of the rest of it.
+    Why a hue near the faces' and far from every table colour too: five faces
+    in the shade on a checked cloth were as light as its light squares and 7-8
+    points of hue from the lightest faces (warmer), 15 from any of the cloth's
+    colours, whose light squares were 10 from the faces and 1 from the cloth
+    (fresh-24 scene 42066: the five were lost). Within twice :data:`FACE_HUE` of
+    the faces' hue, at least as far from the table's, and lighter than the table
+    around it (``above``: the table in a shadow beside a row on a cream table is
+    of that hue too, and grew along the row, benchmark scene 8046), a faint
+    pixel is of the faces' own.
+
     ``near`` (working pixels, about a tile) is how far a faint pixel may lie from
     the faces found and how wide the area whose faces lend it their hue; the
-    mask grows :data:`GROW_STEPS` times, each step lending the next its hue."""
-    # Only faint pixels within ``near`` of the faces found may join them (the work is
-    # then done in the box around them, a fraction of the photo, and the faces' hue
-    # around each pixel is averaged on a quarter-size copy).
+    mask grows :data:`GROW_STEPS` times, a face's width at a time, each step
+    lending the next its hue, across the seams between faces
+    (:data:`SEAM_BRIDGE`)."""
+    # Only faint pixels within ``near`` of the faces found may join them, or, of a hue
+    # apart from the table's, within ``near`` a step (the work is then done in the box
+    # around them, a fraction of the photo, and the faces' hue around each pixel is
+    # averaged on a quarter-size copy).
     reach = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * near + 1, 2 * near + 1))
-    faint = faint & (cv2.dilate(mask, reach) > 0)
+    far = faint & (cv2.dilate(mask, reach, iterations=GROW_STEPS) > 0)
+    hue, table_hue = (np.full(faint.shape, np.inf, np.float32) for _ in range(2))
+    if far.any():
+        hue[far] = _table_distance(lab[far][None], face_lab[None, :], HUE_ONLY)[0]
+        table_hue[far] = _table_distance(lab[far][None], centres, HUE_ONLY)[0]
+    first = far & (cv2.dilate(mask, reach) > 0)
+    apart_from_table = (hue < 2 * FACE_HUE) & (table_hue >= 2 * FACE_HUE) & above
+    faint = first | apart_from_table
     x0, y0, bw, bh = cv2.boundingRect(faint.view(np.uint8))
     if bw == 0:
         return mask
     box = (slice(max(0, y0 - near), y0 + bh + near), slice(max(0, x0 - near), x0 + bw + near))
     sub, ab = faint[box], np.ascontiguousarray(lab[box][..., 1:])
     pixels = ab[sub]
-    own_hue = _table_distance(lab[box][sub][None], face_lab[None, :], HUE_ONLY)[0] < FACE_HUE
     ys, xs = np.nonzero(sub)
+    own_hue = hue[box][ys, xs] < FACE_HUE
+    apart = apart_from_table[box][ys, xs]
+    beside = first[box][ys, xs]  # within reach of the faces first found
     h, w = sub.shape
     cells = (max(1, w // 4), max(1, h // 4))
     at = (ys * cells[1] // h, xs * cells[0] // w)
     win = (max(1, near // 4), max(1, near // 4))
     out = mask.copy()
-    for _ in range(GROW_STEPS):
+    for step in range(GROW_STEPS):
         found = out[box] > 0
         # the share of faces found around each faint pixel, and their mean hue
         share = found.astype(np.float32)
@@ -639,10 +670,15 @@ def _grown_into(mask: np.ndarray, faint: np.ndarray, lab: np.ndarray, face_lab: 
             for a in (share, ab * share[..., None]))
         around = near_ab / np.maximum(near_share, 1e-6)[:, None]
         close = (near_share >= FACES_AROUND) & (np.hypot(*(pixels - around).T) < FACE_HUE)
-        joins = own_hue | close
+        kin = (own_hue | close) & beside if step < NEAR_STEPS else np.zeros_like(apart)
+        joins = (kin | apart) & (cv2.dilate(found.view(np.uint8), reach)[ys, xs] > 0)
         joined = np.zeros(sub.shape, np.uint8)
         joined[ys[joins], xs[joins]] = 1
-        n, runs = cv2.connectedComponents(joined | found.view(np.uint8))
+        # (faces apart from the table join across a seam: its dark line is no faint pixel)
+        bridged = np.zeros(sub.shape, np.uint8)
+        bridged[ys[joins & apart], xs[joins & apart]] = 1
+        links: np.ndarray = cv2.dilate(bridged, SEAM_BRIDGE)
+        n, runs = cv2.connectedComponents(joined | found.view(np.uint8) | links)
         touching = np.bincount(runs[found], minlength=n) > 0
         touching[0] = False
         joined[ys[joins], xs[joins]] = touching[runs[ys[joins], xs[joins]]]
