@@ -638,13 +638,18 @@ def _grown_into(mask: np.ndarray, faint: np.ndarray, lab: np.ndarray, face_lab: 
     # around them, a fraction of the photo, and the faces' hue around each pixel is
     # averaged on a quarter-size copy).
     reach = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * near + 1, 2 * near + 1))
-    far = faint & (cv2.dilate(mask, reach, iterations=GROW_STEPS) > 0)
+    # (how far each pixel lies from the faces found, in steps of a pixel either way:
+    # as the reach's square, grown once or six times, in one pass)
+    steps = cv2.distanceTransform((mask == 0).view(np.uint8), cv2.DIST_C, 3)
+    first = faint & (steps <= near)
+    far = faint & above & (steps <= near * GROW_STEPS)
     hue, table_hue = (np.full(faint.shape, np.inf, np.float32) for _ in range(2))
+    some = first | far
+    if some.any():
+        hue[some] = _table_distance(lab[some][None], face_lab[None, :], HUE_ONLY)[0]
     if far.any():
-        hue[far] = _table_distance(lab[far][None], face_lab[None, :], HUE_ONLY)[0]
         table_hue[far] = _table_distance(lab[far][None], centres, HUE_ONLY)[0]
-    first = far & (cv2.dilate(mask, reach) > 0)
-    apart_from_table = (hue < 2 * FACE_HUE) & (table_hue >= 2 * FACE_HUE) & above
+    apart_from_table = far & (hue < 2 * FACE_HUE) & (table_hue >= 2 * FACE_HUE)
     faint = first | apart_from_table
     x0, y0, bw, bh = cv2.boundingRect(faint.view(np.uint8))
     if bw == 0:
@@ -683,7 +688,12 @@ def _grown_into(mask: np.ndarray, faint: np.ndarray, lab: np.ndarray, face_lab: 
         touching[0] = False
         joined[ys[joins], xs[joins]] = touching[runs[ys[joins], xs[joins]]]
         grown = cv2.morphologyEx(joined, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))  # (areas)
-        out[box][grown > 0] = 255
+        new = (grown > 0) & ~found
+        if not new.any() and (step >= NEAR_STEPS - 1 or not close.any()):
+            break  # (nothing more can join: the same faces found, the same pixels near them)
+        out[box][new] = 255
+        if step >= NEAR_STEPS - 1 and not apart.any():
+            break  # (only pixels apart from the table grow farther)
     return out
 
 
