@@ -101,7 +101,8 @@ FACE_HUE = 6.0
 """Distance in hue (Lab a, b) from the lightest faces, or from the faces found around it,
 within which a faint pixel is a face."""
 SEAM_BRIDGE = np.ones((5, 5), np.uint8)
-"""Faint pixels this close to the faces found (a seam's width apart) touch them."""
+"""A faint pixel apart from the table's hue this close to the faces found (a seam's
+width away) touches them (:func:`_grown_into`)."""
 FACES_AROUND = 0.1
 """Least share of the area around a faint pixel (about a tile wide) that faces
 found must cover for their hue to count: a speck of the table taken for a face in a
@@ -633,8 +634,8 @@ def _grown_into(mask: np.ndarray, faint: np.ndarray, lab: np.ndarray, face_lab: 
     mask grows :data:`GROW_STEPS` times, a face's width at a time, each step
     lending the next its hue, across the seams between faces
     (:data:`SEAM_BRIDGE`)."""
-    # Only faint pixels within ``near`` of the faces found may join them, or, of a hue
-    # apart from the table's, within ``near`` a step (the work is then done in the box
+    # Only faint pixels within ``near`` of the faces found may join them, or, apart from
+    # the table, within ``near`` times GROW_STEPS (the work is then done in the box
     # around them, a fraction of the photo, and the faces' hue around each pixel is
     # averaged on a quarter-size copy).
     reach = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * near + 1, 2 * near + 1))
@@ -689,8 +690,8 @@ def _grown_into(mask: np.ndarray, faint: np.ndarray, lab: np.ndarray, face_lab: 
         joined[ys[joins], xs[joins]] = touching[runs[ys[joins], xs[joins]]]
         grown = cv2.morphologyEx(joined, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))  # (areas)
         new = (grown > 0) & ~found
-        if not new.any() and (step >= NEAR_STEPS - 1 or not close.any()):
-            break  # (nothing more can join: the same faces found, the same pixels near them)
+        if not new.any():
+            break  # (the same faces found: no step after this one joins anything)
         out[box][new] = 255
         if step >= NEAR_STEPS - 1 and not apart.any():
             break  # (only pixels apart from the table grow farther)
