@@ -13,7 +13,7 @@ import pytest
 
 from datasets.artwork import available_sources
 from datasets.scene_eval import match_outlines
-from datasets.scenes import generate_scene
+from datasets.scenes import DEFAULT_STYLE, generate_scene
 from scoring.tiles import parse_tiles
 from vision.classify import MODEL_FILES, _model_dir
 
@@ -328,6 +328,25 @@ def test_a_kong_whose_backs_are_near_the_tables_colour_is_read_whole() -> None:
     assert not [w for w in rec.warnings if w.code == "tile_count"]
 
 
+def assert_read_exactly_as_the_benchmark_reads_it(seed: int, size: tuple[int, int], turn: int,
+                                                 folder: Path, style: str = DEFAULT_STYLE) -> None:
+    """A benchmark scene saved as ``python -m datasets.scenes`` saves it (JPEG, the
+    EXIF turn its seed drew) and decoded at the bench's size is read exactly:
+    every outline found (IoU >= 0.5), nothing extra, every tile named right."""
+    from datasets.scenes import save_scene
+    from scoring.likely_hand import most_likely
+    from vision.photo import load_photo
+    from vision.recognize import recognize
+
+    scene = generate_scene(seed, size=size, style=style, compress=False)
+    photo = load_photo(save_scene(scene, folder, "hand", exif_turn=turn), max_side=2000)
+    rec = recognize(photo.image, scale=photo.scale, hand_reader=most_likely)
+    m = match_outlines([np.array(t.outline) for t in rec.tiles],
+                       [np.array(t.outline) for t in scene.tiles])
+    assert m.recall == 1.0 and m.precision == 1.0
+    assert [t.code for t in rec.tiles] == [t.code for t in scene.tiles]
+
+
 @needs_model
 @pytest.mark.skipif("xmahjongg_real" not in available_sources(),
                     reason="the xmahjongg Debian package is not installed")
@@ -336,18 +355,8 @@ def test_a_row_under_a_patch_of_table_is_cut_at_its_own_height(tmp_path: Path) -
     fourteen (real-23 scene 41007, saved and decoded as the benchmark does): the
     row was cut as a grid of 140 half-size cells. Without the patch it is read
     exactly."""
-    from datasets.scenes import save_scene
-    from scoring.likely_hand import most_likely
-    from vision.photo import load_photo
-    from vision.recognize import recognize
-
-    scene = generate_scene(41007, size=(4624, 3472), style="xmahjongg_real", compress=False)
-    photo = load_photo(save_scene(scene, tmp_path, "hand", exif_turn=180), max_side=2000)
-    rec = recognize(photo.image, scale=photo.scale, hand_reader=most_likely)
-    m = match_outlines([np.array(t.outline) for t in rec.tiles],
-                       [np.array(t.outline) for t in scene.tiles])
-    assert m.recall == 1.0 and m.precision == 1.0
-    assert [t.code for t in rec.tiles] == [t.code for t in scene.tiles]
+    assert_read_exactly_as_the_benchmark_reads_it(41007, (4624, 3472), 180, tmp_path,
+                                                  style="xmahjongg_real")
 
 
 @needs_model
@@ -356,18 +365,7 @@ def test_a_row_in_a_shadows_rim_on_grey_paper_is_cut_into_its_faces(tmp_path: Pa
     of fourteen above and below (fresh-23 scene 40057, saved and decoded as the
     benchmark does), and the row was cut as two giant cells. The rim's rows,
     where nothing is drawn, are left out of the row's strip."""
-    from datasets.scenes import save_scene
-    from scoring.likely_hand import most_likely
-    from vision.photo import load_photo
-    from vision.recognize import recognize
-
-    scene = generate_scene(40057, size=(3000, 4000), compress=False)
-    photo = load_photo(save_scene(scene, tmp_path, "hand", exif_turn=90), max_side=2000)
-    rec = recognize(photo.image, scale=photo.scale, hand_reader=most_likely)
-    m = match_outlines([np.array(t.outline) for t in rec.tiles],
-                       [np.array(t.outline) for t in scene.tiles])
-    assert m.recall == 1.0 and m.precision == 1.0
-    assert [t.code for t in rec.tiles] == [t.code for t in scene.tiles]
+    assert_read_exactly_as_the_benchmark_reads_it(40057, (3000, 4000), 90, tmp_path)
 
 
 @needs_model
@@ -377,18 +375,7 @@ def test_a_rows_faces_in_the_shade_on_a_checked_cloth_are_all_found(tmp_path: Pa
     squares, a little warmer than the lightest faces: they were lost, and the
     hand was read as eight tiles. They are of a hue apart from the cloth's, and
     join the faces found beside them one after the other."""
-    from datasets.scenes import save_scene
-    from scoring.likely_hand import most_likely
-    from vision.photo import load_photo
-    from vision.recognize import recognize
-
-    scene = generate_scene(42066, size=(4032, 3024), compress=False)
-    photo = load_photo(save_scene(scene, tmp_path, "hand", exif_turn=270), max_side=2000)
-    rec = recognize(photo.image, scale=photo.scale, hand_reader=most_likely)
-    m = match_outlines([np.array(t.outline) for t in rec.tiles],
-                       [np.array(t.outline) for t in scene.tiles])
-    assert m.recall == 1.0 and m.precision == 1.0
-    assert [t.code for t in rec.tiles] == [t.code for t in scene.tiles]
+    assert_read_exactly_as_the_benchmark_reads_it(42066, (4032, 3024), 270, tmp_path)
 
 
 @needs_model
