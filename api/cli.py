@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -35,8 +36,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         status: int = args.func(args)
+        sys.stdout.flush()  # (a reader gone away shows here, not at the exit's flush)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader of the output went away (``mjlens recognize hand.jpg | head``): stop
+        # quietly, as Unix tools do, instead of a traceback and another at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # 128 + SIGPIPE, the status of a Unix tool in the same place
     return status
 
 

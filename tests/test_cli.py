@@ -30,3 +30,23 @@ def test_unknown_command_is_an_error(capsys: pytest.CaptureFixture[str]) -> None
         build_parser().parse_args(["frobnicate"])
     assert done.value.code == 2
     assert "invalid choice" in capsys.readouterr().err
+
+
+def test_a_reader_gone_away_ends_the_output_quietly() -> None:
+    """``mjlens ... | head`` closes the pipe before the output is written: no traceback,
+    the status a Unix tool gives (141)."""
+    import os
+    import subprocess
+    import sys
+
+    read, write = os.pipe()
+    os.close(read)  # the reader is gone before anything is written
+    try:
+        done = subprocess.run([sys.executable, "-m", "api.cli", "score", "123m456m789p22s",
+                               "--meld", "pung:777z", "--win", "9p"],
+                              stdout=write, stderr=subprocess.PIPE, text=True, check=False,
+                              timeout=60)
+    finally:
+        os.close(write)
+    assert done.returncode == 141
+    assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr
