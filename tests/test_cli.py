@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -35,10 +36,6 @@ def test_unknown_command_is_an_error(capsys: pytest.CaptureFixture[str]) -> None
 def test_a_reader_gone_away_ends_the_output_quietly() -> None:
     """``mjlens ... | head`` closes the pipe before the output is written: no traceback,
     the status a Unix tool gives (141)."""
-    import os
-    import subprocess
-    import sys
-
     read, write = os.pipe()
     os.close(read)  # the reader is gone before anything is written
     try:

@@ -1528,13 +1528,18 @@ def _without_spurs(mask: np.ndarray, aspect: float) -> np.ndarray:
     rows = np.flatnonzero(cover >= SPUR * cover.max())
     top, bottom = int(rows[0]), int(rows[-1]) + 1
     face_w = aspect * (bottom - top)
-    spurs = [part for part in (slice(0, top), slice(bottom, None))
-             if np.count_nonzero(cover[part]) >= SPUR * (bottom - top)  # (not a ragged edge)
-             and cover[part].max() < SPUR_FACES * face_w]
-    if not spurs:
+    return _rows_dropped(mask, [
+        part for part in (slice(0, top), slice(bottom, None))
+        if np.count_nonzero(cover[part]) >= SPUR * (bottom - top)  # (not a ragged edge)
+        and cover[part].max() < SPUR_FACES * face_w])
+
+
+def _rows_dropped(mask: np.ndarray, parts: list[slice]) -> np.ndarray:
+    """``mask`` with the rows of ``parts`` cleared (``mask`` itself when there are none)."""
+    if not parts:
         return mask
     out = mask.copy()
-    for part in spurs:
+    for part in parts:
         out[part] = 0
     return out
 
@@ -1560,12 +1565,8 @@ def _without_plain_rows(gray: np.ndarray, mask: np.ndarray) -> np.ndarray:
     if drawn.size == 0:
         return mask
     top, bottom = int(drawn[0]), int(drawn[-1]) + 1
-    out = mask
-    for part in (slice(0, top), slice(bottom, None)):
-        if np.count_nonzero(count[part]) >= SPUR * (bottom - top):
-            out = out.copy() if out is mask else out
-            out[part] = 0
-    return out
+    return _rows_dropped(mask, [part for part in (slice(0, top), slice(bottom, None))
+                                if np.count_nonzero(count[part]) >= SPUR * (bottom - top)])
 
 
 def _trim_sides(gray: np.ndarray, mask: np.ndarray) -> np.ndarray:
