@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
 from typing import Literal
 
@@ -435,9 +435,10 @@ def face_mask(img: np.ndarray) -> np.ndarray:
     return _face_mask(img)[0]
 
 
-def _face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _face_mask(img: np.ndarray, lab: np.ndarray | None = None
+               ) -> tuple[np.ndarray, np.ndarray]:
     """The face mask and the table's colours (Lab cluster centres, k x 3; none for a
-    close-up).
+    close-up). ``lab`` is ``img`` in Lab (float32) when the caller has it already.
 
     Faces are light and unsaturated. A pale table (paper, light wood) sets the
     bar higher: faces are lighter than the table near them, and the table's
@@ -454,16 +455,18 @@ def _face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     b = max(2, min(h, w) // 40)
     ring_idx = np.zeros((h, w), bool)
     ring_idx[:b], ring_idx[-b:], ring_idx[:, :b], ring_idx[:, -b:] = True, True, True, True
-    border = white[ring_idx].astype(np.float32)
+    ring_at = np.flatnonzero(ring_idx)  # (the border's pixels in order: indexing by them
+    # is several times faster than by the full-image boolean mask)
+    border = white.ravel()[ring_at].astype(np.float32)
     plain = (white > thr).astype(np.uint8) * 255
-    hist = np.bincount(white.ravel(), minlength=256).cumsum()
+    hist = cv2.calcHist([white], [0], None, [256], [0, 256]).ravel().cumsum()
     face_level = float(np.searchsorted(hist, 0.995 * hist[-1]))  # the 99.5th percentile
     face_like = border >= face_level - FACE_MARGIN
     # A close-up of a set: much of the border is faces, crossed by ink and seams (a pale
     # table is as light, but smooth).
     gray = cv2.cvtColor(img, cv2.COLOR_RGB2GRAY)
     edges = cv2.magnitude(cv2.Sobel(gray, cv2.CV_32F, 1, 0), cv2.Sobel(gray, cv2.CV_32F, 0, 1))
-    if (face_like.mean() > 0.2 and (edges[ring_idx] > 80).mean() > 0.03
+    if (face_like.mean() > 0.2 and (edges.ravel()[ring_at] > 80).mean() > 0.03
             and _dark_run(white, b, face_level - FACE_MARGIN) < INK_RUN * max(h, w)):
         return plain, np.zeros((0, 3), np.float32)
     # the table is what the border shows apart from tiles cut by the photo's edge
@@ -478,7 +481,7 @@ def _face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     local = cv2.erode(small, cv2.getStructuringElement(cv2.MORPH_RECT, (k // 4, k // 4)))
     local = cv2.GaussianBlur(local.astype(np.float32), (0, 0), k / 8)
     local = cv2.resize(local, (w, h), interpolation=cv2.INTER_LINEAR)
-    spread = float(np.percentile(border[table_px] - local[ring_idx][table_px], 80))
+    spread = float(np.percentile(border[table_px] - local.ravel()[ring_at][table_px], 80))
     table_top = local + max(spread, 10)  # the table's darkest plus its own texture
     stands_out = white > table_top + 15
     # On a checked cloth that texture is its light squares, and faces in its shade
@@ -496,8 +499,9 @@ def _face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         clear = large[parts]
     mask = (light | clear).astype(np.uint8) * 255
     shaded = stands_out & (white > SHADED_FLOOR) & (mask == 0)
-    lab = cv2.cvtColor(img, cv2.COLOR_RGB2LAB).astype(np.float32)
-    ring = lab[ring_idx][table_px][:: max(1, int(table_px.sum()) // 4000)]
+    if lab is None:
+        lab = cv2.cvtColor(img, cv2.COLOR_RGB2LAB).astype(np.float32)
+    ring = lab.reshape(-1, 3)[ring_at][table_px][:: max(1, int(table_px.sum()) // 4000)]
     crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
     if len(ring) < 4:  # a photo of nothing but faces' lightness: no table to learn
         ring = lab.reshape(-1, 3)[:: max(1, lab.shape[0] * lab.shape[1] // 4000)]
@@ -553,7 +557,7 @@ def _face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         # around it, whose colour over a few tiles is steady. The step must stand well
         # above the table's own (its texture, a cloth's checks, its drawn lines).
         step = _hue_step(lab, _local_table_colour(lab, k, (mask > 0) & ~drop))
-        own = float(np.percentile(step[ring_idx][table_px], 99))
+        own = float(np.percentile(step.ravel()[ring_at][table_px], 99))
         differs = step >= max(HUE_STEP, 2 * own)
         hue = (drop & differs).astype(np.uint8)
         # (areas only: the thin coloured rims at a tile's edges are not faces)
@@ -852,8 +856,9 @@ def _local_table_colour(lab: np.ndarray, k: int, faces: np.ndarray) -> np.ndarra
     spread = cv2.blur(ab, (near, near)) / np.maximum(weight, 1e-6)
     own = table[..., None]
     filled = np.where(own > 0.5, ab / np.maximum(own, 1e-6), spread)
-    everything = cv2.resize(lab, (sw, sh), interpolation=cv2.INTER_AREA)[..., 1:]
-    filled = np.where(weight > 1e-6, filled, everything)
+    if (weight <= 1e-6).any():  # (rare: a resize of the whole Lab image costs 4 ms)
+        everything = cv2.resize(lab, (sw, sh), interpolation=cv2.INTER_AREA)[..., 1:]
+        filled = np.where(weight > 1e-6, filled, everything)
     small = filled.round().clip(0, 255).astype(np.uint8)
     size = max(3, min(small.shape[0] - 1, small.shape[1] - 1, (3 * k) // 4) | 1)
     med = [cv2.medianBlur(np.ascontiguousarray(small[..., c]), size)
@@ -885,11 +890,12 @@ def _table_distance(lab: np.ndarray, centres: np.ndarray,
     sq = cv2.transform(cv2.multiply(x, x), (wv ** 2).reshape(1, 3)).ravel()
     best = None
     for c in np.asarray(centres, np.float32):
-        lin = cv2.transform(x, (-2 * wv ** 2 * c).reshape(1, 3)).ravel()
-        d2 = sq + lin + float(((wv * c) ** 2).sum())
-        best = d2 if best is None else np.minimum(best, d2)
+        d2 = np.asarray(cv2.transform(x, (-2 * wv ** 2 * c).reshape(1, 3)), np.float32).ravel()
+        np.add(sq, d2, out=d2)  # (in place: the same sums as sq + lin + |c|^2)
+        d2 += float(((wv * c) ** 2).sum())
+        best = d2 if best is None else np.minimum(best, d2, out=best)
     assert best is not None
-    out: np.ndarray = np.sqrt(np.maximum(best, 0)).reshape(lab.shape[:-1])
+    out: np.ndarray = np.sqrt(np.maximum(best, 0, out=best), out=best).reshape(lab.shape[:-1])
     return out
 
 
@@ -2199,14 +2205,16 @@ class _Reading:
         """How many rows of faces the blob is read as (1: a row, more: a grid)."""
         return len({line for _, line, _ in self.cut})
 
+    @cached_property
     def _corners(self) -> list[np.ndarray]:
-        """Each face's corners in working pixels (strips differ in scale)."""
+        """Each face's corners in working pixels (strips differ in scale); worked out
+        once, as a reading's sizes are asked for by each judge of the cut."""
         return [self.strip.to_working(corners) for corners, _, _ in self.cut]
 
     def sizes(self) -> list[tuple[float, float, bool]]:
         """Width and height of each face in working pixels."""
         out = []
-        for p, (_, _, sideways) in zip(self._corners(), self.cut, strict=True):
+        for p, (_, _, sideways) in zip(self._corners, self.cut, strict=True):
             w = (np.linalg.norm(p[1] - p[0]) + np.linalg.norm(p[2] - p[3])) / 2
             h = (np.linalg.norm(p[3] - p[0]) + np.linalg.norm(p[2] - p[1])) / 2
             out.append((float(w), float(h), sideways))
@@ -2214,7 +2222,7 @@ class _Reading:
 
     def depths(self) -> list[float]:
         """Each face's centre row in working pixels: how far from the camera it lies."""
-        return [float(p[:, 1].mean()) for p in self._corners()]
+        return [float(p[:, 1].mean()) for p in self._corners]
 
     def upright(self) -> list[tuple[float, float, float]]:
         """Width, height and centre row (working pixels) of each face not turned: what
@@ -2498,6 +2506,11 @@ class _Source:
     mask: np.ndarray
     contour: np.ndarray
     back: np.ndarray
+    strips: dict[tuple[bool, bool], _Strip] = field(default_factory=dict, compare=False,
+                                                    repr=False)
+    """The blob's upright strips by ``(transpose, refine)``, each rectified once: a short run
+    is cut up to four times (at each aspect and pitch that :func:`segment`
+    tries), on the same two strips."""
 
 
 def _readings(src: _Source, inside: bool, aspect: float, at_aspect: bool = False,
@@ -2513,7 +2526,10 @@ def _readings(src: _Source, inside: bool, aspect: float, at_aspect: bool = False
     a bonus pair at aspect x its height was one cell."""
     out = []
     for transpose in (False, True):
-        strip = _upright_strip(src.gray, src.mask, src.contour, transpose, refine=inside)
+        if (transpose, inside) not in src.strips:
+            src.strips[transpose, inside] = _upright_strip(src.gray, src.mask, src.contour,
+                                                           transpose, refine=inside)
+        strip = src.strips[transpose, inside]
         to_image = src.back @ strip.to_image
         pitch = None if face_width is None else face_width / _strip_scale(strip, to_image)
         cut, score, other_count = _cut_strip(strip, open_ends=not inside, aspect=aspect,
@@ -2564,8 +2580,8 @@ def segment(image: np.ndarray, *, work_side: int = WORK_SIDE) -> Segmentation:
     small = cv2.resize(image, (max(1, round(w * scale)), max(1, round(h * scale))),
                        interpolation=cv2.INTER_AREA) if scale < 1 else image
     gray = cv2.cvtColor(small, cv2.COLOR_RGB2GRAY)
-    mask, table = _face_mask(small)
     lab = cv2.cvtColor(small, cv2.COLOR_RGB2LAB).astype(np.float32)
+    mask, table = _face_mask(small, lab)
     quads: list[TileQuad] = []
     others: list[OtherCut] = []
     blobs: list[tuple[list[_Reading], bool, _Source]] = []
