@@ -164,28 +164,38 @@ def preprocess(crops: Sequence[np.ndarray], size: tuple[int, int], *, rgb: bool 
     h, w = size
     batch = np.empty((len(crops), 3, h, w), np.float32)
     for i, crop in enumerate(crops):
-        img = cv2.resize(as_rgb(crop, i, rgb=rgb), (w, h), interpolation=cv2.INTER_AREA)
-        batch[i] = img.transpose(2, 0, 1)
+        # (resized first, then turned to RGB: the same pixels, as the resize treats
+        # each channel alike, and the colour conversion works on the small image)
+        img = cv2.resize(_checked(crop, i), (w, h), interpolation=cv2.INTER_AREA)
+        batch[i] = _to_rgb(img, rgb=rgb).transpose(2, 0, 1)
     return batch
 
 
 def as_rgb(crop: np.ndarray, i: int, *, rgb: bool) -> np.ndarray:
     """One crop (BGR, RGB with ``rgb``, greyscale or with alpha) as RGB uint8;
     ``i`` names it in the error a bad crop raises."""
+    return _to_rgb(_checked(crop, i), rgb=rgb)
+
+
+def _checked(crop: np.ndarray, i: int) -> np.ndarray:
+    """The crop as an array, or the error that says what is wrong with crop ``i``."""
     img = np.asarray(crop)
     if img.dtype != np.uint8:
         raise TypeError(f"crop {i}: expected uint8, got {img.dtype}")
-    if img.ndim == 2:
-        img = cv2.cvtColor(img, cv2.COLOR_GRAY2RGB)
-    elif img.ndim == 3 and img.shape[2] == 4:
-        img = cv2.cvtColor(img, cv2.COLOR_RGBA2RGB if rgb else cv2.COLOR_BGRA2RGB)
-    elif img.ndim == 3 and img.shape[2] == 3:
-        img = img if rgb else cv2.cvtColor(img, cv2.COLOR_BGR2RGB)
-    else:
+    if not (img.ndim == 2 or (img.ndim == 3 and img.shape[2] in (3, 4))):
         raise ValueError(f"crop {i}: expected (H, W, 3) image, got shape {img.shape}")
     if img.shape[0] < 2 or img.shape[1] < 2:
         raise ValueError(f"crop {i}: too small ({img.shape[1]}x{img.shape[0]})")
     return img
+
+
+def _to_rgb(img: np.ndarray, *, rgb: bool) -> np.ndarray:
+    """A checked crop (:func:`_checked`) as RGB uint8 (H, W, 3)."""
+    if img.ndim == 2:
+        return cv2.cvtColor(img, cv2.COLOR_GRAY2RGB)
+    if img.shape[2] == 4:
+        return cv2.cvtColor(img, cv2.COLOR_RGBA2RGB if rgb else cv2.COLOR_BGRA2RGB)
+    return img if rgb else cv2.cvtColor(img, cv2.COLOR_BGR2RGB)
 
 
 def _two_views(session: Any, batch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
