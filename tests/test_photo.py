@@ -11,9 +11,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PIL import Image
+from PIL import Image, ImageOps
 
-from vision.photo import HEIF_SUPPORTED, Photo, PhotoError, load_photo
+from vision.photo import DRAFT_SLACK, HEIF_SUPPORTED, Photo, PhotoError, load_photo
 
 
 def _encode(img: Image.Image, fmt: str, **kwargs: object) -> bytes:
@@ -80,6 +80,32 @@ def test_max_side_shrinks_jpeg_and_reports_scale() -> None:
     assert photo.size == (750, 1000)
     assert photo.scale == pytest.approx(0.25)
     assert photo.to_original([[75.0, 100.0]]) == [[300.0, 400.0]]
+
+
+@pytest.mark.parametrize("orientation", range(1, 9))
+def test_every_exif_orientation_turns_the_pixels_as_pillow_does(orientation: int) -> None:
+    # a noisy, non-square picture: any pixel out of place shows
+    pixels = np.random.default_rng(orientation).integers(0, 256, (30, 44, 3), np.uint8)
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    data = _encode(Image.fromarray(pixels), "PNG", exif=exif)
+    with Image.open(io.BytesIO(data)) as img:
+        expected = np.asarray(ImageOps.exif_transpose(img).convert("RGB"))
+    photo = load_photo(data)
+    assert photo.image.flags.writeable and photo.image.flags.c_contiguous
+    np.testing.assert_array_equal(photo.image, expected)
+
+
+def test_a_phone_jpeg_a_hair_over_max_side_keeps_its_dct_scaled_size() -> None:
+    # 4032 x 3024 (a 12-megapixel phone's photo) decodes at half size to 2016 x 1512:
+    # kept so, as shrinking it by 0.8 % more would cost more than decoding it
+    data = _encode(_marked(4032, 3024), "JPEG", quality=80)
+    photo = load_photo(data, max_side=2000)
+    assert photo.size == (2016, 1512)
+    assert photo.scale == pytest.approx(0.5)
+    assert max(photo.size) <= 2000 * DRAFT_SLACK
+    # ... while one too big by more than the slack is shrunk to max_side
+    assert load_photo(data, max_side=1900).size == (1900, 1425)
 
 
 def test_max_side_also_shrinks_png_and_never_enlarges() -> None:

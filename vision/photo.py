@@ -8,7 +8,9 @@ exotic plugins), and every failure becomes a :class:`PhotoError` with a stable
 code and a message a player can act on. Phones store photos sideways with an
 EXIF orientation tag, so the result is always turned upright. Large JPEGs are
 decoded at a reduced size with Pillow's ``draft`` (DCT scaling), which is several
-times faster and smaller than decoding 12 megapixels and shrinking afterwards.
+times faster and smaller than decoding 12 megapixels and shrinking afterwards;
+what is still too large after that is shrunk, and turned upright, with OpenCV
+(several times faster than Pillow at both).
 """
 
 from __future__ import annotations
@@ -21,8 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+import cv2
 import numpy as np
-from PIL import Image, ImageFile, ImageOps, UnidentifiedImageError
+from PIL import Image, ImageFile, UnidentifiedImageError
 from PIL.JpegImagePlugin import JpegImageFile
 
 try:  # HEIC/HEIF (iPhone photos) only when the optional extra is installed.
@@ -45,6 +48,11 @@ SUPPORTED_FORMATS: Final[tuple[str, ...]] = (
 )
 """Pillow's opener names we decode (the JPEG opener also reads phones' multi-picture MPO files)."""
 
+DRAFT_SLACK: Final[float] = 1.05
+"""A photo decoded up to 5 % larger than ``max_side`` is kept at that size. A
+12-megapixel phone JPEG (4032 x 3024) decodes by DCT scaling to 2016 x 1512 for
+a ``max_side`` of 2000, and shrinking it by the last 0.8 % took Pillow 46 ms,
+more than the decoding itself, for pixels no better for it."""
 _ORIENTATION_TAG: Final[int] = 0x0112
 _SWAPS_AXES: Final[frozenset[int]] = frozenset({5, 6, 7, 8})
 
@@ -151,15 +159,15 @@ def load_photo(
             raise PhotoError("image_too_large", "The photo has too many pixels.") from exc
         except (OSError, SyntaxError, ValueError, EOFError) as exc:
             raise _decode_error(exc) from exc
-        rgb = _to_rgb(ImageOps.exif_transpose(img) if orientation not in (None, 1) else img)
-        if max_side is not None and max(rgb.size) > max_side:
-            ratio = max_side / max(rgb.size)
-            new_size = (max(1, round(rgb.width * ratio)), max(1, round(rgb.height * ratio)))
-            # After a JPEG draft the image is at most twice too big: bilinear is as good
-            # as Lanczos there and three times cheaper. Big reductions keep Lanczos.
-            resample = Image.Resampling.BILINEAR if ratio >= 0.5 else Image.Resampling.LANCZOS
-            rgb = rgb.resize(new_size, resample, reducing_gap=3.0)
-        array = np.array(rgb, dtype=np.uint8)  # a copy: the file is closed below
+        array = _upright(np.asarray(_to_rgb(img), dtype=np.uint8), orientation)  # (a copy:
+        # the file is closed below)
+        height, width = array.shape[:2]
+        if max_side is not None and max(width, height) > max_side * DRAFT_SLACK:
+            ratio = max_side / max(width, height)
+            # (the mean of the pixels each new one covers: as sharp as Pillow's bilinear
+            # filter and a sixth of its time, 12 against 70 ms from 8 megapixels)
+            array = cv2.resize(array, (max(1, round(width * ratio)), max(1, round(height * ratio))),
+                               interpolation=cv2.INTER_AREA)
         file_format = str(img.format or "unknown")
     finally:
         img.close()
@@ -255,6 +263,25 @@ def _orientation(img: Image.Image) -> int | None:
     except Exception:  # broken EXIF must not reject a good photo
         return None
     return int(value) if isinstance(value, int) and 1 <= value <= 8 else None
+
+
+def _upright(array: np.ndarray, orientation: int | None) -> np.ndarray:
+    """The decoded pixels (a new array) turned upright by their EXIF ``orientation``,
+    as ``ImageOps.exif_transpose`` turns them, with OpenCV's flips and turns: a
+    fifth of Pillow's time on a 12-megapixel photo, and numpy's copy of a
+    turned view takes longer still."""
+    if orientation in (5, 7):  # transposed about one diagonal or the other
+        turned = cv2.transpose(array)
+        return cv2.flip(turned, -1) if orientation == 7 else turned
+    turn = _TURNS.get(orientation or 1)
+    if turn is not None:
+        return cv2.rotate(array, turn)
+    flip = {2: 1, 4: 0}.get(orientation or 1)  # about the vertical or the horizontal axis
+    return array.copy() if flip is None else cv2.flip(array, flip)
+
+
+_TURNS: Final[dict[int, int]] = {3: cv2.ROTATE_180, 6: cv2.ROTATE_90_CLOCKWISE,
+                                 8: cv2.ROTATE_90_COUNTERCLOCKWISE}
 
 
 def _to_rgb(img: Image.Image) -> Image.Image:
