@@ -464,9 +464,7 @@ def _face_mask(img: np.ndarray, lab: np.ndarray | None = None
     face_like = border >= face_level - FACE_MARGIN
     # A close-up of a set: much of the border is faces, crossed by ink and seams (a pale
     # table is as light, but smooth).
-    gray = cv2.cvtColor(img, cv2.COLOR_RGB2GRAY)
-    edges = cv2.magnitude(cv2.Sobel(gray, cv2.CV_32F, 1, 0), cv2.Sobel(gray, cv2.CV_32F, 0, 1))
-    if (face_like.mean() > 0.2 and (edges.ravel()[ring_at] > 80).mean() > 0.03
+    if (face_like.mean() > 0.2 and (_edges(img).ravel()[ring_at] > 80).mean() > 0.03
             and _dark_run(white, b, face_level - FACE_MARGIN) < INK_RUN * max(h, w)):
         return plain, np.zeros((0, 3), np.float32)
     # the table is what the border shows apart from tiles cut by the photo's edge
@@ -583,6 +581,15 @@ def _face_mask(img: np.ndarray, lab: np.ndarray | None = None
     else:
         mask[d < TABLE_NEAR] = 0
     return mask, np.asarray(centres, np.float32)
+
+
+def _edges(img: np.ndarray) -> np.ndarray:
+    """The gradient's magnitude of an RGB image's grey (only worked out when the
+    photo's border is mostly as light as faces: it costs a few ms a photo)."""
+    gray = cv2.cvtColor(img, cv2.COLOR_RGB2GRAY)
+    out: np.ndarray = cv2.magnitude(cv2.Sobel(gray, cv2.CV_32F, 1, 0),
+                                    cv2.Sobel(gray, cv2.CV_32F, 0, 1))
+    return out
 
 
 def _dark_run(white: np.ndarray, band: int, level: float) -> float:
@@ -1402,6 +1409,9 @@ class _Strip:
     gray: np.ndarray
     mask: np.ndarray
     to_image: np.ndarray  # 3x3 homography strip -> working image
+    prepared: dict[float, tuple[np.ndarray, np.ndarray, np.ndarray]] = field(
+        default_factory=dict, compare=False, repr=False)
+    """The mask cleaned for cutting and its seams by aspect (:func:`_prepared`)."""
 
     def to_working(self, points: np.ndarray) -> np.ndarray:
         """Points (N, 2) in strip pixels -> working pixels."""
@@ -1630,16 +1640,13 @@ def _cut_strip(strip: _Strip, open_ends: bool = False, aspect: float = FACE_ASPE
     photo's face (``aspect`` x the row's height, or ``pitch`` strip pixels when
     given), not the seams' period (see :func:`_readings`).
     """
-    m, g = strip.mask, strip.gray
-    m = _without_spurs(_trim_sides(g, _without_plain_rows(g, m)), aspect)
+    g = strip.gray
+    m, col_s, row_s = _prepared(strip, aspect)
     y0, y1 = _extent(m, 1)
     x0, x1 = _extent(m, 0)
     height = y1 - y0
     if height < MIN_TILE_PX or x1 - x0 < MIN_TILE_PX:
         return [], -np.inf, None
-    # a meld (a short run) may hold a turned tile, whose face is lower: no common margins
-    col_s = column_seams(g, m) if x1 - x0 >= 5.5 * aspect * height else seam_profile(g, m, 0)
-    row_s = seam_profile(g, m, 1)
     # one row: the pitch is about FACE_ASPECT x the height of the row of faces
     # (a steep photo foreshortens the faces: ``aspect`` is then the photo's own)
     pitch_x = estimate_pitch(col_s, 0.55 * min(height, 1.2 * (x1 - x0)),
@@ -1675,6 +1682,27 @@ def _cut_strip(strip: _Strip, open_ends: bool = False, aspect: float = FACE_ASPE
     runner_up = (_count_off_by_one(m, g, y0, y1, rx0, rx1, len(best[0]), open_ends)
                  if len(best[0]) > OTHER_CUT_RUN else None)
     return (*best, runner_up)
+
+
+def _prepared(strip: _Strip, aspect: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The strip's mask less plain rows, the tiles' sides and spurs of table, and its
+    seams' strength along and across it, for cutting at ``aspect``: worked out
+    once per strip and aspect, as a short run is cut up to four times on the
+    same strip (:func:`_readings`)."""
+    if aspect not in strip.prepared:
+        m, g = strip.mask, strip.gray
+        m = _without_spurs(_trim_sides(g, _without_plain_rows(g, m)), aspect)
+        y0, y1 = _extent(m, 1)
+        x0, x1 = _extent(m, 0)
+        if y1 - y0 < MIN_TILE_PX or x1 - x0 < MIN_TILE_PX:  # (no faces to cut: no seams)
+            strip.prepared[aspect] = (m, np.zeros(0), np.zeros(0))
+        else:
+            # a meld (a short run) may hold a turned tile, whose face is lower: no
+            # common margins
+            col_s = (column_seams(g, m) if x1 - x0 >= 5.5 * aspect * (y1 - y0)
+                     else seam_profile(g, m, 0))
+            strip.prepared[aspect] = (m, col_s, seam_profile(g, m, 1))
+    return strip.prepared[aspect]
 
 
 def _count_off_by_one(m: np.ndarray, g: np.ndarray, y0: int, y1: int, x0: int, x1: int,
