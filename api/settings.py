@@ -38,7 +38,8 @@ class Settings(BaseSettings):
     max_side: int = Field(
         default=2000, ge=0,
         description="Photos are decoded with their longest side at most this many pixels "
-        "(JPEGs cheaply, by DCT scaling); 0 keeps the full size. Outlines are always "
+        "(JPEGs cheaply, by DCT scaling, which may land up to 5 % over it: kept so); 0 "
+        "keeps the full size. Outlines are always "
         "reported in the original photo's pixels.",
     )
     max_concurrent_recognitions: int = Field(

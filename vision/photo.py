@@ -124,7 +124,8 @@ def load_photo(
     """Decode a photo given as bytes or a file path.
 
     ``max_side`` bounds the longest side of the returned image (the photo is
-    shrunk, never enlarged); ``None`` keeps the full size. Raises
+    shrunk, never enlarged; a JPEG's DCT scaling may land up to
+    :data:`DRAFT_SLACK` over it, and is kept so); ``None`` keeps the full size. Raises
     :class:`PhotoError` for anything that is not a usable photo.
     """
     if max_side is not None and max_side < 1:
