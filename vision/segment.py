@@ -584,8 +584,8 @@ def _face_mask(img: np.ndarray, lab: np.ndarray | None = None
 
 
 def _edges(img: np.ndarray) -> np.ndarray:
-    """The gradient's magnitude of an RGB image's grey (only worked out when the
-    photo's border is mostly as light as faces: it costs a few ms a photo)."""
+    """The gradient's magnitude of an RGB image's grey. (The close-up test asks for it
+    only when the photo's border is mostly as light as faces: a few ms a photo.)"""
     gray = cv2.cvtColor(img, cv2.COLOR_RGB2GRAY)
     out: np.ndarray = cv2.magnitude(cv2.Sobel(gray, cv2.CV_32F, 1, 0),
                                     cv2.Sobel(gray, cv2.CV_32F, 0, 1))
