@@ -3,7 +3,7 @@
 Why: this machine's speed drifts by 15 % or more within minutes (its CPUs are
 shared), so two versions timed one after the other by ``bench_pipeline.py``
 can only be told apart by large differences (the thirty-second session: the
-same code's 12-megapixel median was 255 ms in one run and 311 ms in another).
+same code's 12-megapixel median was 232 ms in one run and 284 ms in another).
 Here each version runs warm in its own process, from its own checkout, and
 each photo is read by one and then the other (the order turned every photo),
 so that the drift falls on both alike.

@@ -18,7 +18,7 @@ from __future__ import annotations
 import io
 import os
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -160,8 +160,8 @@ def load_photo(
             raise PhotoError("image_too_large", "The photo has too many pixels.") from exc
         except (OSError, SyntaxError, ValueError, EOFError) as exc:
             raise _decode_error(exc) from exc
-        array = _upright(np.asarray(_to_rgb(img), dtype=np.uint8), orientation)  # (a copy:
-        # the file is closed below)
+        # (a new array: the file is closed below)
+        array = _upright(np.asarray(_to_rgb(img), dtype=np.uint8), orientation)
         height, width = array.shape[:2]
         if max_side is not None and max(width, height) > max_side * DRAFT_SLACK:
             ratio = max_side / max(width, height)
@@ -271,18 +271,20 @@ def _upright(array: np.ndarray, orientation: int | None) -> np.ndarray:
     as ``ImageOps.exif_transpose`` turns them, with OpenCV's flips and turns: a
     fifth of Pillow's time on a 12-megapixel photo, and numpy's copy of a
     turned view takes longer still."""
-    if orientation in (5, 7):  # transposed about one diagonal or the other
-        turned = cv2.transpose(array)
-        return cv2.flip(turned, -1) if orientation == 7 else turned
-    turn = _TURNS.get(orientation or 1)
-    if turn is not None:
-        return cv2.rotate(array, turn)
-    flip = {2: 1, 4: 0}.get(orientation or 1)  # about the vertical or the horizontal axis
-    return array.copy() if flip is None else cv2.flip(array, flip)
+    return _UPRIGHT[orientation or 1](array)
 
 
-_TURNS: Final[dict[int, int]] = {3: cv2.ROTATE_180, 6: cv2.ROTATE_90_CLOCKWISE,
-                                 8: cv2.ROTATE_90_COUNTERCLOCKWISE}
+_UPRIGHT: Final[dict[int, Callable[[np.ndarray], np.ndarray]]] = {
+    1: np.copy,
+    2: lambda a: cv2.flip(a, 1),  # mirrored about the vertical axis
+    3: lambda a: cv2.rotate(a, cv2.ROTATE_180),
+    4: lambda a: cv2.flip(a, 0),  # mirrored about the horizontal axis
+    5: cv2.transpose,  # about the main diagonal
+    6: lambda a: cv2.rotate(a, cv2.ROTATE_90_CLOCKWISE),
+    7: lambda a: cv2.flip(cv2.transpose(a), -1),  # about the other diagonal
+    8: lambda a: cv2.rotate(a, cv2.ROTATE_90_COUNTERCLOCKWISE),
+}
+"""How each EXIF orientation is undone."""
 
 
 def _to_rgb(img: Image.Image) -> Image.Image:
