@@ -135,10 +135,15 @@ def model_session(path: Path) -> Any:
     import onnxruntime as ort  # type: ignore[import-untyped]  # lazy: keeps CLI start fast
 
     opts = ort.SessionOptions()
-    # One thread: a hand is ~14 small crops, too little work to split, and on a
-    # busy 2-core server two threads wait on each other (measured 2x slower).
-    opts.intra_op_num_threads = 1
+    # Two threads that sleep when idle. A lone photo reads faster on two cores (12-MP
+    # photos 7 % faster decode to result, thirty-third session); threads that spin
+    # while waiting for work (onnxruntime's default) took the other core from the
+    # next step and from other requests: on a busy 2-core server they had made
+    # the models 2x slower. Sleeping threads cost nothing there (bench_load.py, 8
+    # clients: the same requests per second as one thread).
+    opts.intra_op_num_threads = 2
     opts.inter_op_num_threads = 1
+    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
     # The models are 8-bit: on x86 CPUs without integer dot-product instructions
     # (AVX2, or AVX-512 without VNNI: older laptops, AMD before Zen 4)
     # onnxruntime's fast u8 x s8 kernel adds pairs of products in 16 bits, which
