@@ -1236,16 +1236,25 @@ def split_1d(strength: np.ndarray, start: int, end: int, pitch: float,
     best[start] = 0.0
     # widest first: a tie goes to the widest face, as in the pixel-by-pixel programme
     widths = np.arange(run.hi, (run.short if open_ends else run.lo) - 1, -1)
-    for block in run.blocks(np.arange(start + int(widths[-1]), end)):
-        c = block[:, None]
-        a = c - widths[None, :]
-        ok = run.allowed(a, c)
-        a = np.maximum(a, start)  # (the faces that would start before the run are not ok)
-        cand = np.where(ok, best[a] - SPLIT_LAMBDA * run.cost(a, c), -np.inf)
+    blocks = run.blocks(np.arange(start + int(widths[-1]), end))
+    # every face that may end at each cut, priced at once (blocks only share the score
+    # so far): which may be cut, where it starts, its price, and the seam's gain
+    ends = np.concatenate(blocks)
+    starts = ends[:, None] - widths[None, :]
+    allowed = run.allowed(starts, ends[:, None])
+    starts = np.maximum(starts, start)  # (the faces that would start before the run are not ok)
+    price = SPLIT_LAMBDA * run.cost(starts, ends[:, None])
+    gains = run.gain(ends)
+    i = 0
+    for block in blocks:
+        at = slice(i, i + block.size)
+        a = starts[at]
+        cand = np.where(allowed[at], best[a] - price[at], -np.inf)
         j = np.argmax(cand, axis=1)
         rows = np.arange(block.size)
-        best[block] = cand[rows, j] + run.gain(block)
+        best[block] = cand[rows, j] + gains[at]
         prev[block] = a[rows, j]
+        i += block.size
     if not np.isfinite(best[end]):
         n = max(1, round(length / pitch))
         return [start + round(i * length / n) for i in range(n + 1)]
