@@ -125,6 +125,16 @@ def test_int8_sessions_take_the_exact_kernel_on_cpus_without_vnni(clf: TileClass
         assert entry("session.x64quantprecision") == "1"
 
 
+def test_sessions_use_two_threads_that_sleep_when_idle(clf: TileClassifier) -> None:
+    """Two threads read a lone photo's crops sooner; spinning ones would take the other
+    core from the next step and from other requests (``vision.classify.model_session``)."""
+    for session in (clf.session, clf.bonus_reader.session if clf.bonus_reader else None):
+        assert session is not None
+        options = session.get_session_options()
+        assert options.intra_op_num_threads == 2
+        assert options.get_session_config_entry("session.intra_op.allow_spinning") == "0"
+
+
 def test_the_shipped_models_are_quantized() -> None:
     """int8 convolutions: what keeps a hand under 15 ms (``bench/bench_classifier.py``).
     An ONNX file stores its operators' names as plain strings, so no ``onnx``
