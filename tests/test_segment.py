@@ -12,6 +12,8 @@ from datasets.artwork import available_sources
 from datasets.scene_eval import Matching, box_polygon, match_outlines
 from datasets.scenes import generate_scene
 from vision.segment import (
+    WORK_SIDE,
+    WORK_SLACK,
     OtherCut,
     Segmentation,
     TileQuad,
@@ -22,6 +24,7 @@ from vision.segment import (
     _Strip,
     _without_plain_rows,
     _without_spurs,
+    _work_scale,
     estimate_pitch,
     masked_percentile,
     segment,
@@ -587,3 +590,20 @@ def test_a_spur_of_table_above_a_row_is_left_out_of_its_strip() -> None:
     meld[20:110, 200:350] = 255  # three faces lying above the row
     assert _without_spurs(meld, aspect) is meld
     assert _without_spurs(row, aspect) is row
+
+
+@given(st.integers(1, 20_000))
+def test_the_working_copy_is_never_enlarged_nor_much_over_its_size(side: int) -> None:
+    scale = _work_scale(side, WORK_SIDE)
+    assert scale <= 1.0
+    assert side * scale <= WORK_SIDE * WORK_SLACK + 1e-9
+    assert side * scale >= min(side, WORK_SIDE) - 1e-9  # (no smaller than it need be)
+
+
+def test_a_phone_photo_is_halved_whole() -> None:
+    """A 12-MP JPEG decoded at 2016 px halves to 1008 px (OpenCV's fast area path)
+    rather than shrinking 2.016 times to 1000."""
+    assert _work_scale(2016, WORK_SIDE) == 0.5
+    assert _work_scale(2000, WORK_SIDE) == 0.5
+    assert _work_scale(1500, WORK_SIDE) == pytest.approx(1000 / 1500)
+    assert _work_scale(800, WORK_SIDE) == 1.0

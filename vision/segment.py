@@ -45,6 +45,11 @@ from vision.backs import has_faces_colour, of_faces_colour
 
 WORK_SIDE = 1000
 """Longest side of the working copy (pixels): tiles stay >= ~25 px wide in a hand photo."""
+WORK_SLACK = 1.05
+"""The working copy may be up to this much over :data:`WORK_SIDE` when the photo then
+shrinks by a whole number (:func:`_work_scale`): OpenCV's area mean takes a fast path at
+a whole ratio. A 12-MP phone photo is decoded at 2016 px (``vision.photo``): halved to
+1008 px in 0.5 ms, against 10 ms to 1000 px."""
 FACE_ASPECT = 0.75
 """Width / height of an upright tile face (typical sets: 0.68-0.8)."""
 SEAM_PERCENTILE = 93.0
@@ -2657,7 +2662,7 @@ def segment(image: np.ndarray, *, work_side: int = WORK_SIDE) -> Segmentation:
         raise ValueError(f"expected an RGB uint8 image (H, W, 3), got {image.dtype} "
                          f"{image.shape}")
     h, w = image.shape[:2]
-    scale = min(1.0, work_side / max(h, w))
+    scale = _work_scale(max(h, w), work_side)
     small = cv2.resize(image, (max(1, round(w * scale)), max(1, round(h * scale))),
                        interpolation=cv2.INTER_AREA) if scale < 1 else image
     gray = cv2.cvtColor(small, cv2.COLOR_RGB2GRAY)
@@ -2722,6 +2727,16 @@ def segment(image: np.ndarray, *, work_side: int = WORK_SIDE) -> Segmentation:
     border = 2.0 / scale
     return Segmentation(tuple(quads), (w, h), _touching_border(quads, (w, h), border), border,
                         tuple(others))
+
+
+def _work_scale(side: int, work_side: int) -> float:
+    """Working copy / photo: at most ``work_side`` pixels on the longest side, or a whole
+    shrink that lands within :data:`WORK_SLACK` over it; never enlarged."""
+    scale = min(1.0, work_side / side)
+    whole = int(1 / scale)
+    if whole >= 2 and side / whole <= work_side * WORK_SLACK:
+        return 1 / whole
+    return scale
 
 
 def _tiles_of(reading: _Reading, blob: int, face: _FaceSize | None, inside: bool,
