@@ -26,8 +26,8 @@ using the regularity of a row of tiles:
    into another number of tiles, when nearly as good, is kept beside the
    first (:class:`OtherCut`) for the hand's count to choose.
 
-All of it runs on a copy scaled to :data:`WORK_SIDE` pixels; quadrilaterals are
-returned in the input image's pixels.
+All of it runs on a copy scaled to :data:`WORK_SIDE` pixels (or a little over:
+:data:`WORK_SLACK`); quadrilaterals are returned in the input image's pixels.
 """
 
 from __future__ import annotations
