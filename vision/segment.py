@@ -1470,6 +1470,8 @@ class _Strip:
     prepared: dict[float, tuple[np.ndarray, np.ndarray, np.ndarray]] = field(
         default_factory=dict, compare=False, repr=False)
     """The mask cleaned for cutting and its seams by aspect (:func:`_prepared`)."""
+    bands: dict[float, _Bands] = field(default_factory=dict, compare=False, repr=False)
+    """The row bands cut on that mask, by aspect (:func:`_band`)."""
 
     def to_working(self, points: np.ndarray) -> np.ndarray:
         """Points (N, 2) in strip pixels -> working pixels."""
@@ -1700,6 +1702,7 @@ def _cut_strip(strip: _Strip, open_ends: bool = False, aspect: float = FACE_ASPE
     """
     g = strip.gray
     m, col_s, row_s = _prepared(strip, aspect)
+    memo = strip.bands.setdefault(aspect, {})
     y0, y1 = _extent(m, 1)
     x0, x1 = _extent(m, 0)
     height = y1 - y0
@@ -1718,7 +1721,8 @@ def _cut_strip(strip: _Strip, open_ends: bool = False, aspect: float = FACE_ASPE
     pitches = _row_pitches(col_s, rx0, rx1, height, aspect, pitch_x)
     # (counts too close to call are cut each at its own aspect: the seams decide)
     best = max((_cut_rows(m, g, [(y0, y1)], p, [], open_ends,
-                          aspect if len(pitches) == 1 else p / height, known=pitch is not None)
+                          aspect if len(pitches) == 1 else p / height, known=pitch is not None,
+                          memo=memo)
                 for p in pitches), key=lambda cut: cut[1])
     # Taller than a row of faces? Then in a grid the seams across the blob repeat
     # too, at about a face's height. (Not for one row of the photo's faces: a grid
@@ -1732,12 +1736,12 @@ def _cut_strip(strip: _Strip, open_ends: bool = False, aspect: float = FACE_ASPE
         rn = _normalised(row_s, y0, y1)
         cuts = _best_division(row_s, rn, y0, y1, grid_y, None, 0.0, open_ends)
         grid = _cut_rows(m, g, list(itertools.pairwise(cuts)), grid_x,
-                         [float(rn[c]) for c in cuts[1:-1]], open_ends, aspect)
+                         [float(rn[c]) for c in cuts[1:-1]], open_ends, aspect, memo=memo)
         if grid[1] > best[1]:
             # seams repeating both ways are strong evidence of tiles: a grid read the
             # other way round would be a few giant cells
             return grid[0], grid[1] + 0.3, None
-    runner_up = (_count_off_by_one(m, g, y0, y1, rx0, rx1, len(best[0]), open_ends)
+    runner_up = (_count_off_by_one(m, g, y0, y1, rx0, rx1, len(best[0]), open_ends, memo)
                  if len(best[0]) > OTHER_CUT_RUN else None)
     return (*best, runner_up)
 
@@ -1764,7 +1768,8 @@ def _prepared(strip: _Strip, aspect: float) -> tuple[np.ndarray, np.ndarray, np.
 
 
 def _count_off_by_one(m: np.ndarray, g: np.ndarray, y0: int, y1: int, x0: int, x1: int,
-                      n: int, open_ends: bool) -> list[tuple[np.ndarray, int, bool]] | None:
+                      n: int, open_ends: bool, memo: _Bands | None = None
+                      ) -> list[tuple[np.ndarray, int, bool]] | None:
     """A long row of ``n`` faces (from ``x0`` to ``x1``) cut into ``n - 1`` or ``n + 1``
     faces, whichever its seams fit better: the cut the hand's count chooses when
     ``n`` leaves it a tile over or short (:class:`OtherCut`).
@@ -1778,7 +1783,7 @@ def _count_off_by_one(m: np.ndarray, g: np.ndarray, y0: int, y1: int, x0: int, x
     if x1 <= x0:
         return None
     tries = [_cut_rows(m, g, [(y0, y1)], (x1 - x0) / k, [], open_ends, (x1 - x0) / k / (y1 - y0),
-                       count=k) for k in (n - 1, n + 1)]
+                       count=k, memo=memo) for k in (n - 1, n + 1)]
     tries = [t for t in tries if t[0] and len(t[0]) != n]
     return max(tries, key=lambda cut: cut[1])[0] if tries else None
 
@@ -1868,7 +1873,7 @@ def _comb_fit(sn: np.ndarray, peaks: np.ndarray, start: int, end: int, n: int) -
 
 def _cut_rows(m: np.ndarray, g: np.ndarray, rows: list[tuple[int, int]], pitch_x: float,
               seam_score: list[float], open_ends: bool = False, aspect: float = FACE_ASPECT,
-              known: bool = False, count: int | None = None
+              known: bool = False, count: int | None = None, memo: _Bands | None = None
               ) -> tuple[list[tuple[np.ndarray, int, bool]], float]:
     """Cut each row band of a strip into faces; the score is the mean seam strength at
     the cuts less the faces' departure from a face's aspect. ``known``: ``pitch_x``
@@ -1877,7 +1882,7 @@ def _cut_rows(m: np.ndarray, g: np.ndarray, rows: list[tuple[int, int]], pitch_x
     quads: list[tuple[np.ndarray, int, bool]] = []
     aspects: list[float] = []
     seam_score = list(seam_score)
-    bands = [_band(m, g, ra, rb, pitch_x, len(rows)) for ra, rb in rows]
+    bands = [_band(m, g, ra, rb, pitch_x, len(rows), memo) for ra, rb in rows]
     shared = _shared_columns(bands, m.shape[1], pitch_x)
     for line, ((ra, rb), band) in enumerate(zip(rows, bands, strict=True)):
         if band is None:
@@ -1929,10 +1934,15 @@ class _Band:
     wide: np.ndarray | None  # columns that look like a turned tile (a single short run)
 
 
-def _band(m: np.ndarray, g: np.ndarray, ra: int, rb: int, pitch_x: float, n_rows: int
-          ) -> _Band | None:
+_Bands = dict[tuple[int, int, bool, int], "_Band | None"]
+"""Row bands already worked out on one strip's cleaned mask (:func:`_band`)."""
+
+
+def _band(m: np.ndarray, g: np.ndarray, ra: int, rb: int, pitch_x: float, n_rows: int,
+          memo: _Bands | None = None) -> _Band | None:
     """One row band's seam profile, normalised profile, extent and turned-tile columns
-    (None when the band holds no run of faces)."""
+    (None when the band holds no run of faces). ``memo`` keeps them for the other
+    pitches a strip is cut at: the pitch only says whether the run is short."""
     band_m = m[ra:rb]
     row_h = rb - ra
     cols = band_m.sum(axis=0) / 255.0
@@ -1941,13 +1951,19 @@ def _band(m: np.ndarray, g: np.ndarray, ra: int, rb: int, pitch_x: float, n_rows
     bx0, bx1 = _extent((cols >= 0.45 * row_h)[None, :], 0)
     if bx1 - bx0 < MIN_TILE_PX:
         return None
-    full_h = np.percentile(cols[bx0:bx1], 90)
     # a turned tile is only ever in a meld: a short run of its own
-    short = (bx1 - bx0) < 5.5 * pitch_x
+    short = bool((bx1 - bx0) < 5.5 * pitch_x)
+    key = (ra, rb, short, n_rows)
+    if memo is not None and key in memo:
+        return memo[key]
+    full_h = np.percentile(cols[bx0:bx1], 90)
     band_s = (seam_profile(g[ra:rb], band_m, 0) if short and n_rows == 1
               else column_seams(g[ra:rb], band_m))
     wide = (cols < 0.87 * full_h).astype(np.float64) if n_rows == 1 and short else None
-    return _Band(band_s, _normalised(band_s, bx0, bx1), bx0, bx1, wide)
+    out = _Band(band_s, _normalised(band_s, bx0, bx1), bx0, bx1, wide)
+    if memo is not None:
+        memo[key] = out
+    return out
 
 
 def _shared_columns(bands: list[_Band | None], width: int, pitch: float) -> np.ndarray | None:
