@@ -9,6 +9,7 @@ import sys
 import zlib
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 from PIL import Image, ImageOps
@@ -209,6 +210,41 @@ def test_decompression_bomb_is_refused_from_the_header(side: int) -> None:
     with pytest.raises(PhotoError) as err:
         load_photo(bomb)
     assert err.value.code == "image_too_large"
+
+
+def _pillows_own_decode(data: bytes, size: tuple[int, int]) -> np.ndarray:
+    """What Pillow decodes of a JPEG asked for at ``size`` (its DCT scaling)."""
+    with Image.open(io.BytesIO(data)) as img:
+        img.draft("RGB", size)
+        return np.asarray(img.convert("RGB"))
+
+
+@pytest.mark.parametrize("shrink", [1, 2, 4, 8])
+@pytest.mark.parametrize("options", [
+    {"subsampling": 2}, {"subsampling": 1}, {"subsampling": 0},
+    {"progressive": True}, {"quality": 30, "optimize": True},
+])
+def test_jpeg_pixels_are_pillows_at_every_dct_scale(shrink: int, options: dict[str, object]
+                                                    ) -> None:
+    # OpenCV decodes whole colour JPEGs (faster): the pixels must be Pillow's, at
+    # sizes that are no multiple of the scale, for every chroma layout
+    pixels = np.random.default_rng(shrink).integers(0, 256, (203, 331, 3), np.uint8)
+    pixels = np.asarray(cv2.GaussianBlur(pixels, (0, 0), 1.5))  # photo-like, not pure noise
+    data = _encode(Image.fromarray(pixels), "JPEG", **options)
+    # (asked for 1/shrink of the size, rounded down, Pillow's draft decodes at that
+    # scale, rounded up: within DRAFT_SLACK, so that nothing is resized after)
+    photo = load_photo(data, max_side=331 // shrink if shrink > 1 else None)
+    expected = _pillows_own_decode(data, (331 // shrink, 203 // shrink))
+    assert photo.size == (-(-331 // shrink), -(-203 // shrink))
+    assert photo.image.flags.writeable and photo.image.flags.c_contiguous
+    np.testing.assert_array_equal(photo.image, expected)
+
+
+def test_jpeg_with_data_after_its_end_decodes_as_pillow_does() -> None:
+    # some phones append their own data after the end-of-image marker
+    data = _encode(_marked(640, 480), "JPEG", quality=85) + b"SEFH" + bytes(200)
+    photo = load_photo(data, max_side=320)
+    np.testing.assert_array_equal(photo.image, _pillows_own_decode(data, (320, 240)))
 
 
 @pytest.mark.parametrize("fmt", ["JPEG", "PNG"])

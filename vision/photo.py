@@ -7,10 +7,12 @@ formats handed to Pillow is an explicit allow-list (no EPS/Ghostscript, no
 exotic plugins), and every failure becomes a :class:`PhotoError` with a stable
 code and a message a player can act on. Phones store photos sideways with an
 EXIF orientation tag, so the result is always turned upright. Large JPEGs are
-decoded at a reduced size with Pillow's ``draft`` (DCT scaling), which is several
-times faster and smaller than decoding 12 megapixels and shrinking afterwards;
-what is still too large after that is shrunk, and turned upright, with OpenCV
-(several times faster than Pillow at both).
+decoded at a reduced size by DCT scaling (Pillow's ``draft`` chooses it), which is
+several times faster and smaller than decoding 12 megapixels and shrinking
+afterwards; what is still too large after that is shrunk, and turned upright,
+with OpenCV (several times faster than Pillow at both). Pillow reads every
+header and decodes every format; OpenCV decodes the pixels of whole colour
+JPEGs, the same pixels in half the time (:func:`_jpeg_by_opencv`).
 """
 
 from __future__ import annotations
@@ -147,21 +149,17 @@ def load_photo(
         orientation = _orientation(img)
         upright = (height, width) if orientation in _SWAPS_AXES else (width, height)
         longest = max(width, height)
+        shrink = 1  # the JPEG's DCT scaling: decoded at 1/shrink of its size
         if max_side is not None and isinstance(img, JpegImageFile) and longest > max_side:
             ratio = max_side / max(width, height)
-            img.draft("RGB", (max(1, round(width * ratio)), max(1, round(height * ratio))))
-        try:
-            with warnings.catch_warnings():
-                # Our own pixel limit above is the guard; Pillow's global one would
-                # warn or refuse in ways we could not word for the player.
-                warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-                img.load()
-        except Image.DecompressionBombError as exc:  # pragma: no cover - caught above
-            raise PhotoError("image_too_large", "The photo has too many pixels.") from exc
-        except (OSError, SyntaxError, ValueError, EOFError) as exc:
-            raise _decode_error(exc) from exc
-        # (a new array: the file is closed below)
-        array = _upright(np.asarray(_to_rgb(img), dtype=np.uint8), orientation)
+            asked = (max(1, round(width * ratio)), max(1, round(height * ratio)))
+            drafted = img.draft("RGB", asked)
+            if drafted is not None:
+                shrink = round(width / drafted[1][2])
+        decoded = _jpeg_by_opencv(raw, img, shrink)
+        if decoded is None:
+            decoded = _decode_by_pillow(img)
+        array = _upright(decoded, orientation)
         height, width = array.shape[:2]
         if max_side is not None and max(width, height) > max_side * DRAFT_SLACK:
             ratio = max_side / max(width, height)
@@ -178,6 +176,56 @@ def load_photo(
         scale=array.shape[1] / upright[0],
         format=file_format,
     )
+
+
+def _decode_by_pillow(img: ImageFile.ImageFile) -> np.ndarray:
+    """The pixels as a new RGB array (the file is closed after)."""
+    try:
+        with warnings.catch_warnings():
+            # Our own pixel limit is the guard; Pillow's global one would warn or
+            # refuse in ways we could not word for the player.
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            img.load()
+    except Image.DecompressionBombError as exc:  # pragma: no cover - caught before
+        raise PhotoError("image_too_large", "The photo has too many pixels.") from exc
+    except (OSError, SyntaxError, ValueError, EOFError) as exc:
+        raise _decode_error(exc) from exc
+    return np.array(_to_rgb(img), dtype=np.uint8)
+
+
+_OPENCV_SHRINK: Final[dict[int, int]] = {
+    1: cv2.IMREAD_COLOR_RGB,
+    2: cv2.IMREAD_REDUCED_GRAYSCALE_2 | cv2.IMREAD_COLOR_RGB,
+    4: cv2.IMREAD_REDUCED_GRAYSCALE_4 | cv2.IMREAD_COLOR_RGB,
+    8: cv2.IMREAD_REDUCED_GRAYSCALE_8 | cv2.IMREAD_COLOR_RGB,
+}
+"""OpenCV's flags for an RGB decode at 1/n of the size (its ``REDUCED_GRAYSCALE``
+flags carry the DCT scaling alone; ``COLOR_RGB`` asks for colour, in RGB order)."""
+
+
+def _jpeg_by_opencv(raw: bytes, img: ImageFile.ImageFile, shrink: int) -> np.ndarray | None:
+    """A colour JPEG's pixels decoded by OpenCV, or ``None`` where Pillow must decode it.
+
+    Why: both use libjpeg-turbo with the same settings, and give the same pixels
+    (checked on every photo of the benchmark, and in the tests), but OpenCV writes
+    them straight into an RGB array, where Pillow decodes into its own 4-byte
+    pixels and copies them out twice: a 12-megapixel photo at half size took
+    Pillow 38 ms and OpenCV 17. Only a whole file is given to OpenCV: it fills what
+    a truncated JPEG lacks with grey and says nothing, where Pillow's error names
+    the problem. A complete JPEG ends with its end-of-image marker (a phone that
+    appends data after it, or a CMYK or grey JPEG, goes to Pillow). The size is
+    checked against Pillow's reading of the header."""
+    if not (isinstance(img, JpegImageFile) and img.mode == "RGB" and shrink in _OPENCV_SHRINK
+            and raw.endswith(b"\xff\xd9")):
+        return None
+    flags = _OPENCV_SHRINK[shrink] | cv2.IMREAD_IGNORE_ORIENTATION
+    try:
+        array = cv2.imdecode(np.frombuffer(raw, np.uint8), flags)
+    except cv2.error:
+        return None
+    if array is None or array.shape != (img.size[1], img.size[0], 3):
+        return None
+    return array
 
 
 def _read(data: bytes | bytearray | memoryview | str | os.PathLike[str], max_bytes: int) -> bytes:
@@ -267,15 +315,15 @@ def _orientation(img: Image.Image) -> int | None:
 
 
 def _upright(array: np.ndarray, orientation: int | None) -> np.ndarray:
-    """The decoded pixels (a new array) turned upright by their EXIF ``orientation``,
-    as ``ImageOps.exif_transpose`` turns them, with OpenCV's flips and turns: a
-    fifth of Pillow's time on a 12-megapixel photo, and numpy's copy of a
-    turned view takes longer still."""
+    """The decoded pixels turned upright by their EXIF ``orientation`` (the same
+    array when they are), as ``ImageOps.exif_transpose`` turns them, with
+    OpenCV's flips and turns: a fifth of Pillow's time on a 12-megapixel photo,
+    and numpy's copy of a turned view takes longer still."""
     return _UPRIGHT[orientation or 1](array)
 
 
 _UPRIGHT: Final[dict[int, Callable[[np.ndarray], np.ndarray]]] = {
-    1: np.copy,
+    1: lambda a: a,
     2: lambda a: cv2.flip(a, 1),  # mirrored about the vertical axis
     3: lambda a: cv2.rotate(a, cv2.ROTATE_180),
     4: lambda a: cv2.flip(a, 0),  # mirrored about the horizontal axis
