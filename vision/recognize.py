@@ -17,6 +17,7 @@ from typing import Any, Protocol, cast
 
 import numpy as np
 
+from vision.allocator import keep_freed_memory
 from vision.backs import crop_colour, has_faces_colour
 from vision.group import is_flipped, lay_out
 from vision.rectify import crop_tile, order_corners
@@ -171,6 +172,8 @@ def recognize(
     ``hand_reader`` may replace unsure readings by alternatives that make a
     winning hand (:data:`HandReader`); the tiles it changed are listed in a
     ``read_as_winning_hand`` warning and keep their low-confidence mark.
+    The first call tunes the process's allocator to keep freed memory for the
+    next photo (:func:`vision.allocator.keep_freed_memory`).
     """
     if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3 or (
             image.dtype != np.uint8):
@@ -178,6 +181,7 @@ def recognize(
         raise ValueError(f"recognize() needs an RGB uint8 image of shape (H, W, 3), got {shape}")
     if not scale > 0:
         raise ValueError(f"scale must be positive, got {scale}")
+    keep_freed_memory()
     if classifier is None:
         from vision.classify import default_classifier
 
