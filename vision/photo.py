@@ -12,7 +12,7 @@ several times faster and smaller than decoding 12 megapixels and shrinking
 afterwards; what is still too large after that is shrunk, and turned upright,
 with OpenCV (several times faster than Pillow at both). Pillow reads every
 header and decodes every format; OpenCV decodes the pixels of whole colour
-JPEGs, the same pixels in half the time (:func:`_jpeg_by_opencv`).
+JPEGs, the same pixels sooner (:func:`_jpeg_by_opencv`).
 """
 
 from __future__ import annotations
