@@ -499,7 +499,8 @@ def _face_mask(img: np.ndarray, lab: np.ndarray | None = None
                                                               connectivity=4)
         large = stats[:, cv2.CC_STAT_AREA] >= CLEAR_AREA * h * w
         large[0] = False  # (the background)
-        clear = large[parts]
+        # (most photos have none: hundreds of specks of ink and rim, none an area)
+        clear = large[parts] if large.any() else np.zeros_like(clear)
     mask = (light | clear).astype(np.uint8) * 255
     shaded = stands_out & (white > SHADED_FLOOR) & (mask == 0)
     if lab is None:
