@@ -175,8 +175,11 @@ def plain_real(x: np.ndarray, size: tuple[int, int]) -> np.ndarray:
 # ------------------------------------------------------------------ training
 
 
-def to_tensor(x: np.ndarray) -> torch.Tensor:
-    return torch.from_numpy(np.ascontiguousarray(x)).permute(0, 3, 1, 2).float()
+def to_tensor(x: np.ndarray | torch.Tensor, device: torch.device | str = "cpu") -> torch.Tensor:
+    """NHWC uint8 crops -> NCHW float (channels-last in memory) on ``device``; the
+    conversion to float happens there, so a GPU is sent a quarter of the bytes."""
+    t = x if isinstance(x, torch.Tensor) else torch.from_numpy(np.ascontiguousarray(x))
+    return t.to(device, non_blocking=True).permute(0, 3, 1, 2).float()
 
 
 @torch.no_grad()
@@ -202,19 +205,20 @@ def restyle(x: torch.Tensor, share: float, gen: torch.Generator,
     pick = torch.rand(len(x), generator=gen) < share
     if keep is not None:
         pick &= ~keep
-    chosen = torch.nonzero(pick).flatten()
+    chosen = torch.nonzero(pick).flatten().to(x.device)
     if not len(chosen):
         return x
     k = kernels[int(torch.randint(0, len(kernels), (1,), generator=gen))]
     n = len(chosen)
     src = x[chosen]
-    w = torch.randn(n * 3, 3, k, k, generator=gen) / math.sqrt(3 * k * k)
+    # drawn on the CPU generator whatever the device, so a seed restyles alike everywhere
+    w = (torch.randn(n * 3, 3, k, k, generator=gen) / math.sqrt(3 * k * k)).to(x.device)
     y = F.conv2d(src.reshape(1, n * 3, *src.shape[2:]) / 255.0 - 0.5, w, padding=k // 2,
                  groups=n).reshape(src.shape)
     low = y.amin(dim=(1, 2, 3), keepdim=True)
     high = y.amax(dim=(1, 2, 3), keepdim=True)
     y = (y - low) / (high - low + 1e-6) * 255.0
-    a = MIN_ORIGINAL + (1 - MIN_ORIGINAL) * torch.rand(n, 1, 1, 1, generator=gen)
+    a = (MIN_ORIGINAL + (1 - MIN_ORIGINAL) * torch.rand(n, 1, 1, 1, generator=gen)).to(x.device)
     out = x.clone()
     out[chosen] = a * src + (1 - a) * y
     return out
@@ -223,11 +227,12 @@ def restyle(x: torch.Tensor, share: float, gen: torch.Generator,
 @torch.no_grad()
 def predict(model: nn.Module, x: np.ndarray, bs: int = 512) -> tuple[np.ndarray, np.ndarray]:
     model.eval()
+    device = next(model.parameters()).device
     outs, ors = [], []
     for i in range(0, len(x), bs):
-        c, o = model(to_tensor(x[i : i + bs]))
-        outs.append(c.numpy())
-        ors.append(o.numpy())
+        c, o = model(to_tensor(x[i : i + bs], device))
+        outs.append(c.cpu().numpy())
+        ors.append(o.cpu().numpy())
     return np.concatenate(outs), np.concatenate(ors)
 
 
@@ -251,6 +256,10 @@ def main() -> int:
     p.add_argument("--reader", choices=tuple(READER_LABELS), default="tiles",
                    help="which model: the tile classifier, or the bonus reader (its own data)")
     p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--device", default="cpu",
+                   help="where the network trains: cpu, or cuda on a machine with a GPU (the "
+                   "crops then wait there as bytes, and each batch is cut, turned and made "
+                   "float there)")
     p.add_argument("--restyle", type=float, default=0.0, metavar="SHARE",
                    help="share of each batch redrawn by a random convolution (see restyle)")
     p.add_argument("--restyle-kernels", type=int, nargs="+", default=list(RESTYLE_KERNELS),
@@ -275,7 +284,7 @@ def main() -> int:
     labels, size = READER_LABELS[a.reader], crop_size(a.reader)
     if a.export_only:
         model = TileNet(len(labels), size)
-        model.load_state_dict(torch.load(a.export_only))
+        model.load_state_dict(torch.load(a.export_only, map_location="cpu"))
         export(model, Path(a.out), Path(a.data), np.random.default_rng(a.seed), a.reader)
         return 0
     torch.manual_seed(a.seed)
@@ -295,11 +304,14 @@ def main() -> int:
     xr, yr = real["x"][train_mask], real["y"][train_mask]
     print(f"synthetic {len(y_syn)}, real train {len(yr)} from sets {REAL_TRAIN_SETS}")
 
+    device = torch.device(a.device)
     model = TileNet(len(labels), size)
     if a.init:
-        load_matching(model, torch.load(a.init))
-    model = model.to(memory_format=torch.channels_last)  # to_tensor's batches already are
-    turnable = turnable_mask(labels)
+        load_matching(model, torch.load(a.init, map_location="cpu"))
+    # to_tensor's batches are channels-last already
+    model = model.to(device, memory_format=torch.channels_last)
+    turnable = turnable_mask(labels).to(device)
+    x_syn_t = torch.from_numpy(x_syn).to(device)  # uint8 NHWC; on the CPU, no copy
     keep_style = torch.tensor([lab in a.restyle_keep for lab in labels])
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=5e-4)
     n_per_epoch = len(y_syn) + len(yr) * a.real_reps
@@ -315,7 +327,7 @@ def main() -> int:
         if not budget_s and epoch >= a.epochs:
             break
         xb_r, yb_r, rb_r = real_batch(xr, yr, a.real_reps, rng, size)
-        x_all = np.concatenate([x_syn, xb_r])
+        x_all = torch.cat([x_syn_t, torch.from_numpy(xb_r).to(device)])
         y_all = np.concatenate([y_syn, yb_r])
         r_all = np.concatenate([r_syn, rb_r])
         order = rng.permutation(len(y_all))
@@ -325,18 +337,19 @@ def main() -> int:
         correct = seen = 0
         for i in bar:
             idx = order[i : i + a.batch]
-            xb = x_all[idx]
+            xb = x_all[torch.from_numpy(idx).to(device)]
             rb = r_all[idx].copy()
             flip = rng.random(len(idx)) < 0.5  # online 180 degree turns: free extra variety
-            xb = np.where(flip[:, None, None, None], xb[:, ::-1, ::-1], xb)
+            flip_t = torch.from_numpy(flip).to(device)[:, None, None, None]
+            xb = torch.where(flip_t, xb.flip(1, 2), xb)
             rb[flip] ^= 1
-            xt = to_tensor(xb)
-            yt = torch.from_numpy(y_all[idx])
+            xt = to_tensor(xb, device)
+            yt = torch.from_numpy(y_all[idx]).to(device)
             if a.restyle:
-                xt = restyle(xt, a.restyle, gen, keep=keep_style[yt],
+                xt = restyle(xt, a.restyle, gen, keep=keep_style[torch.from_numpy(y_all[idx])],
                              kernels=tuple(a.restyle_kernels))
-            rt = torch.from_numpy(rb)
-            with torch.autocast("cpu", dtype=torch.bfloat16, enabled=a.bf16):
+            rt = torch.from_numpy(rb).to(device)
+            with torch.autocast(device.type, dtype=torch.bfloat16, enabled=a.bf16):
                 logits, orient = model(xt)
             logits, orient = logits.float(), orient.float()
             loss = F.cross_entropy(logits, yt, label_smoothing=0.05)
@@ -372,7 +385,7 @@ def main() -> int:
     export(model, Path(a.out), data, rng, a.reader)
     (Path(a.out) / TRAIN_LOGS[a.reader]).write_text(json.dumps({
         "reader": a.reader, "seed": a.seed, "epochs": epoch, "steps": n_steps, "batch": a.batch,
-        "bf16": a.bf16, "restyle": a.restyle,
+        "bf16": a.bf16, "device": a.device, "restyle": a.restyle,
         "restyle_kernels": a.restyle_kernels if a.restyle else None,
         "restyle_keep": a.restyle_keep if a.restyle else None,
         "train_seconds": round(train_s),
@@ -388,7 +401,7 @@ def export(model: nn.Module, out: Path, data: Path, rng: np.random.Generator,
     """The int8 ONNX model (see ``quantize.py``) + labels + reference inputs and
     PyTorch outputs (so tests need no torch). The float ONNX model stays beside
     them and the checkpoint, for comparisons (ignored by git in ``models/``)."""
-    model.eval()
+    model = model.cpu().eval()
     out.mkdir(parents=True, exist_ok=True)
     files = READER_FILES[reader]
     dummy = torch.zeros(1, 3, *crop_size(reader))
