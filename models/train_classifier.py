@@ -1,4 +1,4 @@
-"""Train the tile classifier (PyTorch, CPU) and export it to ONNX (int8, see quantize.py).
+"""Train the tile classifier (PyTorch, CPU or GPU) and export it to ONNX (int8, see quantize.py).
 
 Why a script in ``models/``: it produces the files committed beside it
 (``tile-classifier.onnx``, ``labels.txt``, ``reference.npz``) and the metrics
@@ -344,9 +344,10 @@ def main() -> int:
             xb = torch.where(flip_t, xb.flip(1, 2), xb)
             rb[flip] ^= 1
             xt = to_tensor(xb, device)
-            yt = torch.from_numpy(y_all[idx]).to(device)
+            y_cpu = torch.from_numpy(y_all[idx])  # restyle draws its choices on the CPU
+            yt = y_cpu.to(device)
             if a.restyle:
-                xt = restyle(xt, a.restyle, gen, keep=keep_style[torch.from_numpy(y_all[idx])],
+                xt = restyle(xt, a.restyle, gen, keep=keep_style[y_cpu],
                              kernels=tuple(a.restyle_kernels))
             rt = torch.from_numpy(rb).to(device)
             with torch.autocast(device.type, dtype=torch.bfloat16, enabled=a.bf16):
