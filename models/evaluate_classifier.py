@@ -28,6 +28,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from datasets.artwork import HELD_OUT_STYLES  # noqa: E402
 from datasets.tile_dataset import (  # noqa: E402
     BONUS_CODES,
     LABELS,
@@ -173,7 +174,7 @@ def main() -> int:
             ys.append(y[m])
             ps.append(pred[m])
     draw_confusion(np.concatenate(ys), np.concatenate(ps), out / "confusion.png",
-                   "held-out: kde_default+kde_jade renders and real sets " +
+                   f"held-out: {'+'.join(HELD_OUT_STYLES)} renders and real sets " +
                    " ".join(REAL_HELDOUT_SETS))
     (out / "metrics.json").write_text(json.dumps(metrics, indent=1))
     for k, v in metrics.items():

@@ -138,12 +138,19 @@ def test_the_characters_numbers_are_spotted_as_written_and_as_index_digits(
     assert len(read) >= 27  # of 36
 
 
-def test_a_crop_sure_of_its_way_up_is_read_only_that_way(reader: WritingReader) -> None:
-    """Half the work when the classifier is sure; both ways when it is not."""
-    face = written_face("春", right=True, seed=1)[::-1, ::-1]  # lying upside down
-    wrong_way, either, right_way = reader.spot([face] * 3, [0.0, 0.5, 1.0])
-    assert wrong_way.score < READ
-    assert either.code == right_way.code == "1g" and either.score >= READ
+def test_a_name_is_read_both_ways_up_and_a_number_only_the_sure_way(
+        reader: WritingReader) -> None:
+    """The classifier turns some unseen sets' bonus tiles the wrong way, surely:
+    their name is looked for both ways up all the same. A number is read only
+    the way up the classifier is sure of (a 6 turned is a 9), and both ways
+    when it is unsure."""
+    name = written_face("春", right=True, seed=1)[::-1, ::-1]  # lying upside down
+    for got in reader.spot([name] * 3, [0.0, 0.5, 1.0]):
+        assert got.code == "1g" and got.score >= READ
+    number = character_face(NUMBERS["3m"][0], None, seed=0)[::-1, ::-1]
+    wrong_way, either, right_way = reader.spot([number] * 3, [0.0, 0.5, 1.0], NUMBER_WRITING)
+    assert wrong_way.score < NUMBER_READ
+    assert either.code == right_way.code == "3m" and either.score >= NUMBER_READ
 
 
 def test_no_name_is_spotted_where_none_is_written(reader: WritingReader) -> None:
