@@ -200,7 +200,8 @@ class WritingReader:
         """For each RGB crop, the tile of ``writing.marks`` whose writing is read most surely.
 
         ``upside_down`` is the classifier's probability that each crop is upside
-        down: a crop it is sure of is read only that way up."""
+        down: a crop it is sure of (``writing.sure_way_up``) is read only that
+        way up; names are read both ways whatever it says."""
         codes = tuple(writing.marks)
         windows: list[np.ndarray] = []
         owner: list[int] = []
