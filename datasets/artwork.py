@@ -23,6 +23,12 @@ Codes are those of ``scoring/tiles.py`` (``1m``..``9m``, ``1p``.., ``1s``..,
 several faces (e.g. the normal and the red five). Sources need not cover every
 code (Japanese sets have no flowers).
 
+A procedural source whose pictures do not name its tiles (``bonus_mix``, the
+flowers and seasons of ``cjk_fonts``) also returns, under ``code +``
+:data:`UNNAMED`, each face again without the writing that names it, in the
+same order: :func:`load_unnamed`. The data builder photographs the two alike
+and redraws a crop in which that writing no longer shows.
+
 Rasterising SVG is slow-ish (a few seconds per source), so results are cached
 as ``.npz`` under ``build/artwork/`` (override with ``MJLENS_BUILD``).
 
@@ -73,6 +79,10 @@ CACHE_VERSION = 1
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
 FaceSet = dict[str, list[np.ndarray]]
+
+UNNAMED = ".unnamed"
+"""Suffix of the codes under which a loader lists its faces without the ink
+that names them (see the module docstring)."""
 
 
 @dataclass(frozen=True)
@@ -527,9 +537,13 @@ def _cjk_faces(variants_per_font: int = 3) -> FaceSet:
         x = x if rng.random() < 0.5 else FACE_W * 2 - x
         text(d, fonts[0], label, x, margin + 18, 36, (200, 30, 30, 255))  # Latin digits
 
-    def done(code: str, im: Image.Image) -> None:
-        face = np.asarray(im.resize((FACE_W, FACE_H), Image.Resampling.LANCZOS)).copy()
-        faces.setdefault(code, []).append(face)
+    def done(code: str, im: Image.Image, bare: Image.Image | None = None) -> None:
+        """Keep a face; ``bare``, the same face without its writing, for the codes
+        whose picture names nothing (:data:`UNNAMED`)."""
+        for key, image in ((code, im), (code + UNNAMED, bare)):
+            if image is not None:
+                face = np.asarray(image.resize((FACE_W, FACE_H), Image.Resampling.LANCZOS))
+                faces.setdefault(key, []).append(face.copy())
 
     for fp in fonts:
         for _ in range(variants_per_font):
@@ -539,11 +553,13 @@ def _cjk_faces(variants_per_font: int = 3) -> FaceSet:
                     ch = "伍"
                 text(d, fp, ch, FACE_W, FACE_H * 0.55, int(rng.uniform(105, 140)), ink(),)
                 wan = "万" if rng.random() < 0.1 else "萬"
-                text(d, fp, wan, FACE_W, FACE_H * 1.4, int(rng.uniform(130, 165)),
-                     (int(rng.integers(150, 220)), 20, 30, 255))
+                size, red = int(rng.uniform(130, 165)), int(rng.integers(150, 220))
+                bare, bare_d = canvas()  # 萬 alone: the number is what names the tile
+                for draw in (d, bare_d):
+                    text(draw, fp, wan, FACE_W, FACE_H * 1.4, size, (red, 20, 30, 255))
                 if rng.random() < 0.5:
                     corner(d, str(n))
-                done(f"{n}m", im)
+                done(f"{n}m", im, bare)
             for n, ch in enumerate(_WINDS, 1):
                 im, d = canvas()
                 text(d, fp, ch, FACE_W, FACE_H, int(rng.uniform(170, 230)), ink())
@@ -562,6 +578,7 @@ def _cjk_faces(variants_per_font: int = 3) -> FaceSet:
                 for code, chars in (("f", FLOWER_CHARS), ("g", SEASON_CHARS)):
                     im, d = canvas()
                     draw_plant(d, FACE_W * 2, FACE_H * 2, rng)
+                    bare = im.copy()  # a plant of no tile: only the writing names it
                     size = int(rng.uniform(58, 85))
                     left = rng.random() < 0.5
                     # inside the face's margin, as sets print it: a segmenter's tight
@@ -575,7 +592,7 @@ def _cjk_faces(variants_per_font: int = 3) -> FaceSet:
                     text(d, fonts[0] if arabic else fp, num,
                          x_num if not left else FACE_W * 2 - x_num, margin + 24, 48,
                          (200, 30, 30, 255))
-                    done(f"{n}{code}", im)
+                    done(f"{n}{code}", im, bare)
     for _ in range(6):  # white dragons: a frame (Chinese sets) or blank (Japanese sets)
         im, d = canvas()
         if rng.random() < 0.8:
@@ -594,7 +611,7 @@ def _cjk_faces(variants_per_font: int = 3) -> FaceSet:
 def _bonus_mix(root: Path) -> FaceSet:
     from datasets.bonus_faces import bonus_faces  # it reads the other sources through us
 
-    return bonus_faces(root)
+    return bonus_faces(root, unnamed=True)
 
 
 _BACK_COLOURS: tuple[tuple[int, int, int], ...] = (
@@ -668,12 +685,12 @@ SOURCES: dict[str, Source] = {
         Source("cjk_fonts", "procedural faces written with Debian CJK fonts (fonts-arphic-ukai,"
                " fonts-arphic-uming, fonts-wqy-microhei, fonts-droid-fallback)",
                "Arphic Public Licence / Apache-2.0 (fonts)", lambda r: _cjk_faces(),
-               (str(CJK_FONTS[0]), "@pil"), fonts=CJK_FONTS),
+               (str(CJK_FONTS[0]), "@pil"), revision=1, fonts=CJK_FONTS),
         Source("plain_backs", "procedural (this module)", "project licence", _plain_backs, ()),
         Source("bonus_mix", "procedural (datasets/bonus_faces.py): corner writing in CJK and"
                " Latin fonts over random plants or pictures of the other training artworks",
                "as the fonts and artworks it draws on", _bonus_mix,
-               (str(CJK_FONTS[0]), "@pil", str(_KDE_DIR / "classic.svgz"), "@rsvg"), revision=7,
+               (str(CJK_FONTS[0]), "@pil", str(_KDE_DIR / "classic.svgz"), "@rsvg"), revision=8,
                fonts=CJK_FONTS + LATIN_FONTS),
     )
 }
@@ -729,6 +746,20 @@ def load_faces(
     re-rasterise. Raises ``KeyError`` for an unknown source and
     ``FileNotFoundError`` when its files are missing.
     """
+    faces = _load(source_name, root, use_cache)
+    return {c: fs for c, fs in faces.items() if not c.endswith(UNNAMED)}
+
+
+def load_unnamed(source_name: str, root: str | os.PathLike[str] | None = None) -> FaceSet:
+    """The faces of :func:`load_faces`, same codes and order, without the writing
+    that names them; only for the codes of sources whose pictures name nothing
+    (``{}`` for the others, whose whole ink names the tile)."""
+    faces = _load(source_name, root, True)
+    return {c.removesuffix(UNNAMED): fs for c, fs in faces.items() if c.endswith(UNNAMED)}
+
+
+def _load(source_name: str, root: str | os.PathLike[str] | None, use_cache: bool) -> FaceSet:
+    """Everything a source's loader returns, through the cache."""
     source = SOURCES[source_name]
     r = datasets_root(root)
     missing = [n for n in source.needs if not _has(n, r)]
@@ -741,18 +772,28 @@ def load_faces(
     cache = build_dir() / "artwork" / f"{source_name}.v{CACHE_VERSION}{revision}.npz"
     if use_cache and cache.exists():
         with np.load(cache) as z:
-            out: FaceSet = {}
-            for key in sorted(z.files):
-                code = key.rsplit("__", 1)[0]
-                out.setdefault(code, []).append(z[key])
-            return out
+            return _grouped({key: z[key] for key in z.files})
     faces = source.loader(r)
-    if use_cache:
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        arrays = {f"{c}__{i:02d}": f for c, fs in faces.items() for i, f in enumerate(fs)}
-        # a name of this process's own: two builders started together on a fresh
-        # machine both write the cache, and a shared temporary name made one fail
-        tmp = cache.with_suffix(f".{os.getpid()}.tmp.npz")
-        np.savez_compressed(tmp, **arrays)  # type: ignore[arg-type]
-        tmp.replace(cache)
-    return faces
+    if not use_cache:
+        return faces
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    arrays = {f"{c}__{i:02d}": f for c, fs in faces.items() for i, f in enumerate(fs)}
+    # a name of this process's own: two builders started together on a fresh
+    # machine both write the cache, and a shared temporary name made one fail
+    tmp = cache.with_suffix(f".{os.getpid()}.tmp.npz")
+    np.savez_compressed(tmp, **arrays)  # type: ignore[arg-type]
+    tmp.replace(cache)
+    return _grouped(arrays)
+
+
+def _grouped(arrays: dict[str, np.ndarray]) -> FaceSet:
+    """Cached faces (``<code>__<index>``) by code, in the order of their sorted names.
+
+    That order puts a code's face 100 between faces 10 and 11; every data set
+    was drawn in it, so it stays. A source's faces come back in it whether
+    the cache was read or just written, so that :func:`load_faces` and
+    :func:`load_unnamed` list the same faces in the same order."""
+    out: FaceSet = {}
+    for key in sorted(arrays):
+        out.setdefault(key.rsplit("__", 1)[0], []).append(arrays[key])
+    return out

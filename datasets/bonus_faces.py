@@ -154,8 +154,9 @@ def _ink(rng: np.random.Generator) -> tuple[int, int, int, int]:
 
 def bonus_face(code: str, pictures: Pictures,
                cjk_fonts: list[Path], latin_fonts: list[Path],
-               rng: np.random.Generator) -> np.ndarray:
-    """One flower (``1f``..``4f``) or season (``1g``..``4g``) face, RGBA (FACE_H, FACE_W)."""
+               rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """One flower (``1f``..``4f``) or season (``1g``..``4g``) face, RGBA (FACE_H, FACE_W),
+    and the same face without its writing (the picture alone, which names nothing)."""
     n, kind = int(code[0]), code[1]
     w, h = artwork.FACE_W * SCALE, artwork.FACE_H * SCALE
     canvas = Image.new("RGBA", (w, h), (0, 0, 0, 0))
@@ -210,9 +211,11 @@ def bonus_face(code: str, pictures: Pictures,
     else:
         pic = _picture(code, pictures, rng)
     _paste_picture(under, pic, top, bottom, rng)
+    bare = under.copy()
     under.alpha_composite(canvas)
-    small = under.resize((artwork.FACE_W, artwork.FACE_H), Image.Resampling.LANCZOS)
-    return np.asarray(small).copy()
+    face_size = (artwork.FACE_W, artwork.FACE_H)
+    return (np.asarray(under.resize(face_size, Image.Resampling.LANCZOS)).copy(),
+            np.asarray(bare.resize(face_size, Image.Resampling.LANCZOS)).copy())
 
 
 def _picture(code: str, pictures: Pictures, rng: np.random.Generator, *,
@@ -239,8 +242,10 @@ def _picture(code: str, pictures: Pictures, rng: np.random.Generator, *,
     return pool[rng.integers(len(pool))][1]
 
 
-def bonus_faces(root: Path | None = None, per_code: int = 240, seed: int = 17) -> artwork.FaceSet:
-    """``per_code`` faces for each of the eight bonus tiles (see the module docstring)."""
+def bonus_faces(root: Path | None = None, per_code: int = 240, seed: int = 17, *,
+                unnamed: bool = False) -> artwork.FaceSet:
+    """``per_code`` faces for each of the eight bonus tiles (see the module docstring);
+    with ``unnamed``, also each face without its writing (:data:`artwork.UNNAMED`)."""
     rng = np.random.default_rng(seed)
     pictures = _pictures(root)
     cjk = [f for f in artwork.CJK_FONTS if f.exists()]
@@ -248,5 +253,10 @@ def bonus_faces(root: Path | None = None, per_code: int = 240, seed: int = 17) -
     if not cjk or not latin or not pictures["f"] or not pictures["g"]:
         raise FileNotFoundError("bonus faces need CJK and Latin fonts and pictures of"
                                 f" {sorted(PICTURE_BANDS)}")
-    return {f"{n}{k}": [bonus_face(f"{n}{k}", pictures, cjk, latin, rng) for _ in range(per_code)]
-            for k in "fg" for n in range(1, 5)}
+    faces: artwork.FaceSet = {}
+    for code in (f"{n}{k}" for k in "fg" for n in range(1, 5)):
+        pairs = [bonus_face(code, pictures, cjk, latin, rng) for _ in range(per_code)]
+        faces[code] = [face for face, _ in pairs]
+        if unnamed:
+            faces[code + artwork.UNNAMED] = [bare for _, bare in pairs]
+    return faces

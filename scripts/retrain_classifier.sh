@@ -18,8 +18,8 @@
 # model back into a checkpoint to start from. Checkpoints are written into $OUT.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DATA=${DATA:-build/tiles36}
-BONUS_DATA=${BONUS_DATA:-build/bonus36}
+DATA=${DATA:-build/tiles37}
+BONUS_DATA=${BONUS_DATA:-build/bonus37}
 OUT=${OUT:-build/retrain}
 TOTAL_MIN=${TOTAL_MIN:-57}
 READER_MIN=${READER_MIN:-12}

@@ -137,3 +137,39 @@ def test_xmahjongg_real_grid_names_the_right_faces() -> None:
     grey = {c: faces[c][0][..., :3].mean(axis=2) for c in codes}
     frame = {c: g[20:40, 30:120].mean() for c, g in grey.items()}  # the frame's top bar
     assert min(frame, key=frame.__getitem__) == "5z"
+
+
+@pytest.mark.skipif("cjk_fonts" not in artwork.available_sources(),
+                    reason="needs the CJK fonts of the data build")
+def test_unnamed_faces_are_listed_apart_and_lack_only_their_writing() -> None:
+    faces, bare = artwork.load_faces("cjk_fonts"), artwork.load_unnamed("cjk_fonts")
+    assert not any(c.endswith(artwork.UNNAMED) for c in faces)
+    # the characters' number and the flowers' and seasons' writing name them, not
+    # the 萬 or the plant; a wind or a dragon is named by all of its ink
+    assert set(bare) == {f"{n}m" for n in range(1, 10)} | {f"{n}{k}" for k in "fg"
+                                                            for n in range(1, 5)}
+    for code, twins in bare.items():
+        assert len(twins) == len(faces[code])
+        for face, twin in zip(faces[code], twins, strict=True):
+            assert (twin[..., 3] > 40).sum() > 200, code  # the 萬 or the plant stays
+            assert (face[..., 3].astype(int) - twin[..., 3] > 40).sum() >= 30, code
+    assert artwork.load_unnamed("fluffystuff_regular") == {}
+
+
+def test_a_source_lists_its_faces_in_one_order_cached_or_not(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Faces and their unnamed twins are matched by position: the first load (which
+    writes the cache) must give the order that every later load reads."""
+    monkeypatch.setenv("MJLENS_BUILD", str(tmp_path))
+    faces = [np.full((artwork.FACE_H, artwork.FACE_W, 4), i, np.uint8) for i in range(120)]
+
+    def loader(root: Path) -> artwork.FaceSet:
+        return {"1f": faces, "1f" + artwork.UNNAMED: [f + 1 for f in faces]}
+
+    monkeypatch.setitem(artwork.SOURCES, "order_probe",
+                        artwork.Source("order_probe", "test", "none", loader, ()))
+    first = artwork.load_faces("order_probe")["1f"]
+    again = artwork.load_faces("order_probe")["1f"]
+    bare = artwork.load_unnamed("order_probe")["1f"]
+    assert [int(f[0, 0, 0]) for f in first] == [int(f[0, 0, 0]) for f in again]
+    assert [int(f[0, 0, 0]) + 1 for f in first] == [int(f[0, 0, 0]) for f in bare]

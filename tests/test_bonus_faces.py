@@ -97,3 +97,20 @@ def test_random_plants_are_seeded() -> None:
     np.testing.assert_array_equal(a, b)
     assert (a[..., 3] > 0).mean() > 0.02
     assert not np.array_equal(a, plant(2))
+
+
+def test_each_face_has_an_unnamed_twin_without_its_writing() -> None:
+    """The data builder redraws a crop whose writing has gone, judged against the
+    same face without it; the twin is the picture alone, the faces are unchanged."""
+    plain = bonus_faces.bonus_faces(per_code=2, seed=8)
+    both = bonus_faces.bonus_faces(per_code=2, seed=8, unnamed=True)
+    assert set(both) == set(plain) | {c + artwork.UNNAMED for c in plain}
+    top, bottom = artwork.FACE_H // 2, int(artwork.FACE_H * 0.8)  # the writing's bands
+    for code, faces in plain.items():
+        for face, same, bare in zip(faces, both[code], both[code + artwork.UNNAMED],
+                                    strict=True):
+            np.testing.assert_array_equal(face, same)
+            writing = face[..., 3].astype(int) - bare[..., 3] > 40
+            assert writing.sum() >= 30, code
+            # the number and name at the top (stacked: down to half-way), a word at the bottom
+            assert writing[:top].sum() + writing[bottom:].sum() >= 0.9 * writing.sum(), code

@@ -15,16 +15,20 @@ from datasets.tile_dataset import (
     CROP_H,
     CROP_W,
     LABELS,
+    LEGIBLE,
+    NAMED_BLANK,
     REAL_HELDOUT_SETS,
     REAL_TRAIN_SETS,
     TILE_CODES,
     crop_size,
     label_counts,
+    legibility,
     load_real,
     mirror_variant,
     outlined,
     photometric,
     render_none,
+    render_once,
     render_tile,
 )
 from scoring.tiles import ALL_TILES
@@ -58,6 +62,56 @@ def test_render_tile_is_a_seeded_rgb_crop() -> None:
     assert a.shape == (CROP_H, CROP_W, 3)
     assert a.dtype == np.uint8
     np.testing.assert_array_equal(a, b)
+
+
+def _faint_face() -> np.ndarray:
+    """Thin pale strokes: the camera's glare and blur sometimes wash them away."""
+    f = np.zeros((artwork.FACE_H, artwork.FACE_W, 4), np.uint8)
+    f[30:170:12, 30:120] = (190, 185, 175, 255)
+    return f
+
+
+def test_the_face_lies_in_its_scene_as_drawn() -> None:
+    """The legibility check puts the blank face in the face's place in the same
+    scene: at the quad's corner, the scene must hold the face itself."""
+    from datasets.tile_dataset import _scene
+
+    rng = np.random.default_rng(3)
+    for _ in range(40):  # the tile's thickness drawn below or above the face
+        h, w = int(rng.integers(90, 200)), int(rng.integers(60, 150))
+        face = rng.integers(0, 256, (h, w, 3)).astype(np.uint8)
+        canvas, quad = _scene(face, [face, face], rng)
+        x, y = (int(v) for v in quad[0])
+        np.testing.assert_array_equal(quad[0], [x, y])
+        np.testing.assert_array_equal(canvas[y : y + h, x : x + w], face)
+
+
+def test_legibility_is_the_share_of_the_ink_that_still_shows() -> None:
+    face = np.full((40, 30, 3), 240, np.uint8)
+    blank = face.copy()
+    face[10:30, 10:20] = 20
+    assert legibility(face, blank, face, blank) == pytest.approx(1.0)
+    assert legibility(face, blank, blank, blank) == 0.0
+    assert legibility(blank, blank, face, blank) == float("inf")  # no ink: nothing to lose
+
+
+def test_a_crop_whose_ink_is_washed_out_is_drawn_again() -> None:
+    face, nbs = _faint_face(), _faces()
+    seeds = [s for s in range(300)
+             if render_once(face, nbs, np.random.default_rng(s)).legibility < LEGIBLE]
+    assert seeds, "no washed-out first try among 300 seeds: the test face is too strong"
+    for seed in seeds[:3]:
+        rng = np.random.default_rng(seed)
+        washed = render_once(face, nbs, rng)
+        redraw = render_once(face, nbs, rng.spawn(1)[0])  # the first redraw's own generator
+        out = render_tile(face, nbs, np.random.default_rng(seed))
+        assert not np.array_equal(out, washed.crop)
+        if redraw.legibility >= LEGIBLE:
+            np.testing.assert_array_equal(out, redraw.crop)
+    legible = next(s for s in range(300) if s not in seeds)
+    a, b = np.random.default_rng(legible), np.random.default_rng(legible)
+    np.testing.assert_array_equal(render_tile(face, nbs, a), render_once(face, nbs, b).crop)
+    assert a.random() == b.random()  # the generator is left where the crop left it
 
 
 def test_render_none_and_photometric() -> None:
@@ -175,3 +229,32 @@ def test_the_data_build_refuses_a_machine_without_the_documented_sources(
     err = capsys.readouterr().err
     assert "gone.ttf" in err and "--allow-missing" in err and "SOURCES.md" in err
     assert not (tmp_path / "out").exists()
+
+
+def test_a_face_is_judged_by_the_writing_that_names_it_not_its_picture() -> None:
+    """A ``bonus_mix`` face borrows another tile's picture: the crop must show its
+    writing, and a strong picture does not make up for writing that has gone."""
+    picture = np.zeros((artwork.FACE_H, artwork.FACE_W, 4), np.uint8)
+    picture[80:180, 30:120] = (30, 120, 40, 255)
+    face = picture.copy()
+    face[20:24, 20:40] = (200, 190, 180, 255)  # a faint, thin "一" in a corner
+    nbs = _faces()
+    for seed in range(40):
+        whole = render_once(face, nbs, np.random.default_rng(seed))
+        named = render_once(face, nbs, np.random.default_rng(seed), unnamed=picture)
+        np.testing.assert_array_equal(whole.crop, named.crop)
+        if named.legibility < LEGIBLE:
+            assert whole.legibility >= LEGIBLE  # the picture alone would have passed
+            return
+    pytest.fail("no seed washed the writing out while the picture stayed")
+
+
+def test_a_face_that_a_blank_crop_still_names_is_never_redrawn() -> None:
+    """A white dragon whose frame the glare wiped out is still a white dragon, and
+    a back is a back: the builder gives such a face itself as its unnamed twin."""
+    assert {"5z", "back"} <= NAMED_BLANK
+    face, nbs = _faint_face(), _faces()
+    seed = next(s for s in range(300)
+                if render_once(face, nbs, np.random.default_rng(s)).legibility < LEGIBLE)
+    kept = render_tile(face, nbs, np.random.default_rng(seed), unnamed=face)
+    np.testing.assert_array_equal(kept, render_once(face, nbs, np.random.default_rng(seed)).crop)
