@@ -23,9 +23,10 @@ Codes are those of ``scoring/tiles.py`` (``1m``..``9m``, ``1p``.., ``1s``..,
 several faces (e.g. the normal and the red five). Sources need not cover every
 code (Japanese sets have no flowers).
 
-A procedural source whose pictures do not name its tiles (``bonus_mix``, the
-flowers and seasons of ``cjk_fonts``) also returns, under ``code +``
-:data:`UNNAMED`, each face again without the writing that names it, in the
+A procedural source where only part of a face's ink names the tile
+(``bonus_mix``'s writing over a borrowed picture; in ``cjk_fonts``, the
+writing over a random plant and the number over 萬) also returns, under
+``code +`` :data:`UNNAMED`, each such face again without that ink, in the
 same order: :func:`load_unnamed`. The data builder photographs the two alike
 and redraws a crop in which that writing no longer shows.
 
@@ -751,9 +752,9 @@ def load_faces(
 
 
 def load_unnamed(source_name: str, root: str | os.PathLike[str] | None = None) -> FaceSet:
-    """The faces of :func:`load_faces`, same codes and order, without the writing
-    that names them; only for the codes of sources whose pictures name nothing
-    (``{}`` for the others, whose whole ink names the tile)."""
+    """The faces of :func:`load_faces`, same codes and order, without the ink
+    that names them; only for the codes where that is not all of their ink
+    (``{}`` for most sources)."""
     faces = _load(source_name, root, True)
     return {c.removesuffix(UNNAMED): fs for c, fs in faces.items() if c.endswith(UNNAMED)}
 
