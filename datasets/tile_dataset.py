@@ -31,10 +31,11 @@ import argparse
 import csv
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -506,6 +507,18 @@ def legibility(face_rgb: np.ndarray, blank: np.ndarray, crop: np.ndarray,
     return float(ink(crop, blank_crop).mean()) / share
 
 
+T_ = TypeVar("T_")
+
+
+def _same_draws(rng: np.random.Generator, draw: Callable[[], T_]) -> T_:
+    """``draw()``, then ``rng`` put back where it was: the next call draws the same."""
+    state = rng.bit_generator.state
+    try:
+        return draw()
+    finally:
+        rng.bit_generator.state = state
+
+
 @dataclass(frozen=True)
 class Render:
     """One try at a crop, and how much of its face's ink it shows (:func:`legibility`)."""
@@ -524,13 +537,11 @@ def render_once(face: np.ndarray, neighbours: Sequence[np.ndarray], rng: np.rand
     same scene and is photographed with the same random draws, then the
     generator is left where the face's photograph left it: a legible crop is
     the same as it was before the check existed."""
-    state = rng.bit_generator.state
-    face_rgb, blank = _inked_face(face, rng)
-    if unnamed is not None:  # inked alike: the same face colour, strokes and fading
-        after = rng.bit_generator.state
-        rng.bit_generator.state = state
-        blank = _inked_face(unnamed, rng)[0]
-        rng.bit_generator.state = after
+    # the unnamed face inked alike: the same face colour, strokes and fading
+    named_apart = None if unnamed is None else _same_draws(rng,
+                                                           lambda: _inked_face(unnamed, rng)[0])
+    face_rgb, ink_free = _inked_face(face, rng)
+    blank = ink_free if named_apart is None else named_apart
     scale = rng.uniform(0.45, 1.0)  # the crop's resolution varies before warping
     small = cv2.resize(face_rgb, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     fh, fw = small.shape[:2]
@@ -541,12 +552,8 @@ def render_once(face: np.ndarray, neighbours: Sequence[np.ndarray], rng: np.rand
     blank_canvas = canvas.copy()
     blank_canvas[y : y + fh, x : x + fw] = cv2.resize(blank, (fw, fh),
                                                       interpolation=cv2.INTER_AREA)
-    state = rng.bit_generator.state
+    blank_crop = _same_draws(rng, lambda: _camera(blank_canvas, quad, rng, size))
     crop = _camera(canvas, quad, rng, size)
-    after = rng.bit_generator.state
-    rng.bit_generator.state = state
-    blank_crop = _camera(blank_canvas, quad, rng, size)
-    rng.bit_generator.state = after
     return Render(crop, legibility(face_rgb, blank, crop, blank_crop))
 
 
