@@ -232,6 +232,8 @@ def test_results_are_immutable_and_complete(clf: TileClassifier) -> None:
         with pytest.raises(dataclasses.FrozenInstanceError):
             g.code = "1m"  # type: ignore[misc]
     assert clf.classify([]) == []
+    assert clf.bonus_reader is not None  # an empty batch would crash onnxruntime
+    assert clf.bonus_reader.probabilities([]).shape == (0, len(clf.bonus_reader.labels))
 
 
 def test_bad_input_is_rejected(clf: TileClassifier) -> None:

@@ -311,7 +311,10 @@ class BonusReader:
 
     def probabilities(self, crops: Sequence[np.ndarray], *, rgb: bool = False) -> np.ndarray:
         """Probabilities (N, 9) over :attr:`labels`, both ways up averaged, the
-        crops it is unsure of read again (:data:`BONUS_READ_AGAIN`)."""
+        crops it is unsure of read again (:data:`BONUS_READ_AGAIN`). No crops, no
+        rows (onnxruntime would crash the process on an empty batch)."""
+        if len(crops) == 0:
+            return np.zeros((0, len(self.labels)), np.float32)
         batch = preprocess(crops, self.size, rgb=rgb)
         return _read_again(self.session, batch, _two_views(self.session, batch)[0],
                            BONUS_READ_AGAIN)
