@@ -79,7 +79,7 @@ few: an unseen set draws its own plum, and over the training sets' own
 pictures (two in three of these faces before the fourteenth session) the
 reader learnt the pictures, not the number: an unseen plum with a "1" was
 "not a bonus tile" to it, while a training set's plum with the same "1" was
-read right (0.85-0.96; ``models/MODEL_CARD.md``, runs 28-31)."""
+read right (0.85-0.96; ``models/HISTORY.md``, runs 28-31)."""
 
 LAYOUTS: dict[str, dict[str, float]] = {
     "f": {"corners": 0.26, "char_only": 0.12, "stacked": 0.12, "english": 0.1,

@@ -138,7 +138,7 @@ def outlined(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     filled colour drawings of most artworks; the held-out KMahjongg default
     set draws its flowers and seasons so, and the bonus reader took them for
     "not a bonus tile". With these faces in its data, its held-out flowers and
-    seasons read 42.2 -> 44.0 % (``models/MODEL_CARD.md``, run 29). Thin
+    seasons read 42.2 -> 44.0 % (``models/HISTORY.md``, run 29). Thin
     strokes (writing, stems) stay as they are: they are all edge."""
     t = max(1, round(face.shape[0] * rng.uniform(0.006, 0.014)))
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * t + 1, 2 * t + 1))
@@ -234,7 +234,7 @@ def corner_index(face: np.ndarray, code: str, rng: np.random.Generator, *,
     "not a bonus tile". With the number on 30 % of the reader's training
     flowers and seasons (run 34), the unseen sets' flowers and seasons read
     57.9 % instead of 52.1 %, and the photo benchmark's plums went wrong in
-    5 hands instead of 7 (``models/MODEL_CARD.md``)."""
+    5 hands instead of 7 (``models/HISTORY.md``)."""
     if code[-1] in "mps":
         mark = code[0]
     elif code in ("1z", "2z", "3z", "4z"):
@@ -469,7 +469,7 @@ ink has all but gone: Shizhao's outlined dots, a character's faint number, a
 flower under a glare spot. Nobody can name such a crop; as a test crop it
 counted as an error of the model, and as a training crop it taught noise
 (thirty-seventh session: 0.7 % of the training styles' test crops, 17 of the
-shipped model's 96 errors on them, ``models/MODEL_CARD.md``). Below 8 % the
+shipped model's 96 errors on them, ``models/HISTORY.md``). Below 8 % the
 crops looked at were blank to the eye; at 10-25 % most are faint but readable."""
 NO_INK = 0.001
 """A face with less ink than this share of its area (a blank white dragon, a

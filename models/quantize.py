@@ -6,7 +6,7 @@ laptop core. Laptop and server CPUs of the last years multiply 8-bit integers
 several times faster than 32-bit floats (AVX-512 VNNI, AVX-VNNI), and
 onnxruntime uses that for integer convolutions. Static quantization with
 per-channel weights, calibrated on training crops, reads the test splits as the
-float model does (``models/MODEL_CARD.md``) in about two thirds of its time
+float model does (``models/HISTORY.md``) in about two thirds of its time
 (a real hand with four flowers: 12.9 against 17.6 ms), and makes the files a
 quarter of the size. Both stages get the same treatment.
 

@@ -60,18 +60,18 @@ CHECKPOINTS = {"tiles": "tilenet.pt", "bonus": "bonusnet.pt"}
 """The state dict saved after each epoch, in the output folder beside the model it
 exports. (It was once saved in the data folder, where any later run on the same
 data, a smoke test included, overwrote it: run 10's weights were lost that way and
-two later fine-tunes started from a half-trained network; see MODEL_CARD.md.)"""
+two later fine-tunes started from a half-trained network; see models/HISTORY.md.)"""
 TRAIN_LOGS = {"tiles": "train_log.json", "bonus": "bonus-train_log.json"}
 MIN_ORIGINAL = 0.25
 """:func:`restyle` keeps at least this much of the original image: a random
 convolution alone can wash a face out to a blank, which then teaches that a blank
 face may be any tile. (The unseen set's blank white dragon was still read as dots
-in 3 or 4 of the 200 benchmark hands with it: MODEL_CARD.md, runs 23 and 24.)"""
+in 3 or 4 of the 200 benchmark hands with it: models/HISTORY.md, runs 23 and 24.)"""
 COLOUR_BOUND = ("5z", "back")
 """Labels that only colour tells apart: a blank white dragon is a white face, a
 face-down tile a coloured back. :func:`restyle` leaves them alone by default
 (``--restyle-keep``): restyled, the unseen set's white dragon was also read as a
-back (MODEL_CARD.md, runs 20 and 26)."""
+back (models/HISTORY.md, runs 20 and 26)."""
 RESTYLE_KERNELS = (1, 3)
 """:func:`restyle`'s convolution sizes, one drawn per batch."""
 FLOAT_MODELS = {"tiles": "tilenet.onnx", "bonus": "bonusnet.onnx"}
@@ -197,7 +197,7 @@ def restyle(x: torch.Tensor, share: float, gen: torch.Generator,
     with the original by a random weight, so only the shapes stay reliable.
     After Xu et al., "Robust and generalizable visual representation learning
     via random convolutions" (ICLR 2021). Off by default: the fine-tunes tried
-    with it (MODEL_CARD.md, runs 19-26) read unseen sets' characters better and
+    with it (models/HISTORY.md, runs 19-26) read unseen sets' characters better and
     their blank white dragon worse, and did not ship.
 
     ``keep`` marks the images left as they are: those whose colour is their
@@ -269,7 +269,7 @@ def main() -> int:
     p.add_argument("--bf16", action="store_true",
                    help="convolutions in bfloat16 (autocast), for CPUs that have it natively "
                    "(AVX-512 BF16, AMX): 1.6x the steps in the same minutes, but the models "
-                   "so trained were not better (run 11 in MODEL_CARD.md), so not the default")
+                   "so trained were not better (run 11 in models/HISTORY.md), so not the default")
     p.add_argument("--limit", type=int, default=0, help="use only N synthetic crops (smoke test)")
     p.add_argument("--budget-min", type=float, default=0.0,
                    help="train for this many minutes of wall clock (cosine schedule over the "

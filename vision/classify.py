@@ -231,7 +231,7 @@ season 86 / 64 / 56 % of the time (``kde_default`` / ``xmahjongg_real`` /
 ``kde_jade``) against 83 / 59 / 52 % for one view. Reading more crops so
 (0.7, or all) read those a point or two better but one real held-out flower
 worse (a plum read 0.52 as itself became a chrysanthemum), and cost up to
-~5 ms a bonus tile. See ``models/MODEL_CARD.md``."""
+~5 ms a bonus tile. See ``models/HISTORY.md``."""
 
 
 def _read_again(session: Any, batch: np.ndarray, probs: np.ndarray, below: float) -> np.ndarray:
@@ -333,7 +333,7 @@ class BonusReader:
         move).
         (The reader decides alone: an equal vote of the two, a geometric mean, read
         the unseen style's flowers and seasons worse, 22 % against 35 %, and was
-        no better elsewhere; see ``models/MODEL_CARD.md``.)"""
+        no better elsewhere; see ``models/HISTORY.md``.)"""
         if rows.size == 0:
             return probs
         index = {lab: i for i, lab in enumerate(labels)}
@@ -392,7 +392,7 @@ class TileClassifier:
         are averaged (the second one's orientation reversed): a tile's label does
         not change when it is turned, and on the held-out tests the two views
         together made about a third fewer confident errors than one, for twice
-        the (small) compute; see ``models/MODEL_CARD.md``. Crops that may be
+        the (small) compute; see ``models/HISTORY.md``. Crops that may be
         flowers or seasons are then read again by the :class:`BonusReader`,
         and those still in doubt (``vision.writing.DOUBT``) for their written
         name (:class:`vision.writing.WritingReader`), which settles them where

