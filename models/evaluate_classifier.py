@@ -12,6 +12,9 @@ columns: predicted; held-out synthetic style + held-out real sets). Each split
 is read by both stages; ``first_stage`` gives the tile model's figures alone.
 ``--bonus-data`` adds the bonus reader's test splits (128x96 crops, mostly
 flowers and seasons): the 80x60 crops of ``--data`` are too small for it.
+The real crops are read twice: as the data builder stores them (160x120,
+near the 128x96 faces the photo pipeline cuts), and as files at their own
+size (``from_files``), which is what ``mjlens classify CROP`` gets.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import argparse
 import json
 import sys
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
@@ -28,7 +32,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from datasets.artwork import HELD_OUT_STYLES  # noqa: E402
+from datasets.artwork import HELD_OUT_STYLES, datasets_root  # noqa: E402
 from datasets.tile_dataset import (  # noqa: E402
     BONUS_CODES,
     LABELS,
@@ -41,18 +45,27 @@ BONUS_INDICES = [LABELS.index(c) for c in BONUS_CODES]
 """Label indices of the flowers and seasons, reported apart (the weak point)."""
 
 
-def run(clf: TileClassifier, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Top-1 label index, its probability, predicted upside-down flag (RGB input).
+def run(clf: TileClassifier, x: Sequence[np.ndarray] | np.ndarray, *, rgb: bool = True
+        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Top-1 label index, its probability, predicted upside-down flag.
 
     Reads the crops as the product does (``TileClassifier.probabilities``: both
     ways up, averaged), so these figures are the ones users get."""
     preds, confs, ups = [], [], []
     for i in range(0, len(x), 256):
-        p, p_up = clf.probabilities(list(x[i : i + 256]), rgb=True)
+        p, p_up = clf.probabilities(list(x[i : i + 256]), rgb=rgb)
         preds.append(p.argmax(1))
         confs.append(p.max(1))
         ups.append((p_up > 0.5).astype(np.int64))
     return np.concatenate(preds), np.concatenate(confs), np.concatenate(ups)
+
+
+def read_crop(path: Path) -> np.ndarray:
+    """One real crop as ``mjlens classify`` reads it (BGR, at its own size)."""
+    img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if img is None:
+        raise SystemExit(f"{path}: not a readable image")
+    return img
 
 
 def summary(y: np.ndarray, pred: np.ndarray, conf: np.ndarray) -> dict[str, object]:
@@ -116,6 +129,8 @@ def main() -> int:
     p.add_argument("--model", default=None)
     p.add_argument("--bonus-data", default=None,
                    help="the bonus reader's data (datasets.tile_dataset --reader bonus)")
+    p.add_argument("--datasets", default=None, help="shared data folder, for the real crops' "
+                   "files (default: $MJLENS_DATASETS or ../shared/datasets)")
     a = p.parse_args()
     data, out = Path(a.data), Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -152,6 +167,12 @@ def main() -> int:
     y = real["y"]
     sets = real["set"]
     pred_180, _, up_180 = run(clf, np.ascontiguousarray(x_real[:, ::-1, ::-1]))
+    crops = datasets_root(a.datasets) / "real-dev" / "crops"
+    from_files = None
+    if crops.is_dir():
+        from_files = run(clf, [read_crop(crops / f) for f in real["files"]], rgb=False)
+    else:
+        print(f"{crops} is missing: the real crops are read only as stored in real.npz")
     for name, group in (("real_heldout", REAL_HELDOUT_SETS), ("real_trained", REAL_TRAIN_SETS)):
         m = np.isin(sets, group)
         res = summary(y[m], pred[m], conf[m])
@@ -162,6 +183,11 @@ def main() -> int:
         res["per_set"] = {s: summary(y[sets == s], pred[sets == s], conf[sets == s])
                           for s in group}
         res["top1_upside_down"] = round(float((pred_180[m] == y[m]).mean()), 4)
+        if from_files is not None:
+            read = summary(y[m], from_files[0][m], from_files[1][m])
+            read["errors"] = [[str(f), LABELS[t], LABELS[q]] for f, t, q in
+                              zip(real["files"][m], y[m], from_files[0][m], strict=True) if t != q]
+            res["from_files"] = read
         t = m & np.array([LABELS[k] in TURNABLE for k in y])
         res["orientation_acc"] = round(float(((up[t] == 0).mean() + (up_180[t] == 1).mean()) / 2),
                                        4)
@@ -189,6 +215,10 @@ def main() -> int:
         if "per_set" in v:
             for s, r in v["per_set"].items():
                 print(f"   set {s}: {r['top1']} on {r['n']}")
+        if "from_files" in v:
+            r = v["from_files"]
+            print(f"   read from the files: top1 {r['top1']} (confident errors "
+                  f"{r['confident_errors']}), wrong: {r['errors']}")
         print("   confusions:", v["confusions"][:8])
     return 0
 
