@@ -23,6 +23,8 @@ for the bonus reader's data)::
     python3 -m datasets.tile_dataset --out build/tiles
     # --datasets PATH (or $MJLENS_DATASETS) points at the shared data folder
     # --reader bonus: the bonus reader's data (larger crops, mostly flowers and seasons)
+    # --splits test_seen test_heldout --pipeline-size: test crops only, at the size the
+    #   photo pipeline cuts faces, to measure both stages as a photo feeds them
 """
 
 from __future__ import annotations
@@ -66,6 +68,12 @@ BONUS_CROP_H, BONUS_CROP_W = 128, 96
 """Size of the bonus reader's crops. What names a flower or a season is often only
 its small corner writing (a number, or a character such as 梅 or 冬): at 80x60 that
 is a blot of a few pixels, and unseen sets' flowers were read at 75 %."""
+PIPELINE_CROP_H, PIPELINE_CROP_W = BONUS_CROP_H, BONUS_CROP_W
+"""Size at which the photo pipeline cuts each face (``vision/rectify.py``), and
+so what both stages get from a photo: each shrinks it to its own input. Test
+crops of the tile classifier rendered at this size (``--pipeline-size``) measure
+the two stages as a photo feeds them; at 80x60 the bonus reader and the text
+recogniser would read an enlarged blur of the writing that names a bonus tile."""
 READERS: tuple[str, ...] = ("tiles", "bonus")
 """The data sets this builder makes: the tile classifier's, and the bonus reader's
 (``vision.classify``'s second stage)."""
@@ -646,6 +654,11 @@ def render_none(faces: Sequence[np.ndarray], rng: np.random.Generator) -> np.nda
     return photometric(crop, rng)
 
 
+SPLITS: tuple[str, ...] = ("train", "test_seen", "test_heldout")
+"""The rendered splits: training crops, new renders of the training styles, and
+renders of the held-out styles (``artwork.HELD_OUT_STYLES``)."""
+
+
 def label_counts(n_per_class: int, reader: str = "tiles") -> dict[str, int]:
     """How many crops of each label a split of ``reader``'s data gets.
 
@@ -665,13 +678,14 @@ def crop_size(reader: str = "tiles") -> tuple[int, int]:
     return (BONUS_CROP_H, BONUS_CROP_W) if reader == "bonus" else (CROP_H, CROP_W)
 
 
-def _work(args: tuple[list[str], dict[str, int], int, str | None, bool, str]
+def _work(args: tuple[list[str], dict[str, int], int, str | None, bool, str, tuple[int, int]]
           ) -> dict[str, np.ndarray]:
-    """Render ``counts[label]`` crops of each label from the given sources (one process).
+    """Render ``counts[label]`` crops of each label from the given sources (one process),
+    at ``size`` (height, width).
 
     ``mirror``: training only; test renders show each artwork as it is drawn."""
-    sources, counts, seed, root, mirror, reader = args
-    size, weights = crop_size(reader), SOURCE_WEIGHTS[reader]
+    sources, counts, seed, root, mirror, reader, size = args
+    weights = SOURCE_WEIGHTS[reader]
     rng = np.random.default_rng(seed)
     # per code: the sources that draw it; a source is drawn first (weighted), then
     # one of its faces, so that a source with many variants does not dominate
@@ -721,15 +735,17 @@ def _work(args: tuple[list[str], dict[str, int], int, str | None, bool, str]
 
 
 def build_split(sources: list[str], n_per_class: int, seed: int, workers: int,
-                root: str | None, *, mirror: bool = False, reader: str = "tiles"
-                ) -> dict[str, np.ndarray]:
-    """Render a split of ``reader``'s data in ``workers`` processes with independent seeds."""
+                root: str | None, *, mirror: bool = False, reader: str = "tiles",
+                size: tuple[int, int] | None = None) -> dict[str, np.ndarray]:
+    """Render a split of ``reader``'s data in ``workers`` processes with independent seeds,
+    at ``size`` (height, width; default: the reader's own crop size)."""
     for s in sources:  # fill the face cache once, before forking
         artwork.load_faces(s, root)
     counts = label_counts(n_per_class, reader)
     shares = [{lab: n // workers + (1 if i < n % workers else 0) for lab, n in counts.items()}
               for i in range(workers)]
-    jobs = [(sources, c, seed * 1000 + i, root, mirror, reader)
+    size = size or crop_size(reader)
+    jobs = [(sources, c, seed * 1000 + i, root, mirror, reader, size)
             for i, c in enumerate(shares) if any(c.values())]
     with ProcessPoolExecutor(max_workers=workers) as ex:
         parts = list(ex.map(_work, jobs))
@@ -768,6 +784,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="whose data: the tile classifier's, or the bonus reader's (flowers, "
                    "seasons and 1s in full, other faces an eighth as often, "
                    f"{BONUS_CROP_H}x{BONUS_CROP_W})")
+    p.add_argument("--splits", nargs="+", choices=SPLITS, default=list(SPLITS),
+                   help="which splits to render (default all); the real crops always")
+    p.add_argument("--pipeline-size", action="store_true",
+                   help=f"render at the {PIPELINE_CROP_H}x{PIPELINE_CROP_W} at which the photo "
+                   "pipeline cuts faces, not at the reader's own size: test crops that measure "
+                   "both stages as a photo feeds them")
     p.add_argument("--allow-missing", action="store_true",
                    help="build from the sources and fonts this machine has, even if it lacks "
                    "some of datasets/SOURCES.md (the crops then differ from the model card's)")
@@ -788,9 +810,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "test_seen": (train_src, a.test_per_class, a.seed + 100),  # new renders, seen styles
         "test_heldout": (held, a.test_per_class, a.seed + 200),  # never-seen styles
     }
+    size = (PIPELINE_CROP_H, PIPELINE_CROP_W) if a.pipeline_size else crop_size(a.reader)
     for name, (srcs, n, seed) in splits.items():
+        if name not in a.splits:
+            continue
         data = build_split(srcs, n, seed, a.workers, a.datasets, mirror=name == "train",
-                           reader=a.reader)
+                           reader=a.reader, size=size)
         np.savez(out / f"{name}.npz", **data)
         print(f"{name}: {len(data['y'])} crops ({time.time() - t0:.0f}s)", flush=True)
     real = load_real(a.datasets)

@@ -10,7 +10,9 @@ what users run), not from the PyTorch network.
 Writes ``models/metrics.json`` and ``models/confusion.png`` (rows: true label,
 columns: predicted; held-out synthetic style + held-out real sets). Each split
 is read by both stages; ``first_stage`` gives the tile model's figures alone.
-``--bonus-data`` adds the bonus reader's test splits (128x96 crops, mostly
+``--data`` may also be test crops rendered at the photo pipeline's 128x96
+(``datasets.tile_dataset --pipeline-size``), which both stages read as they read
+a photo's faces. ``--bonus-data`` adds the bonus reader's test splits (128x96 crops, mostly
 flowers and seasons): the 80x60 crops of ``--data`` are too small for it.
 The real crops are read twice: as the data builder stores them (160x120,
 near the 128x96 faces the photo pipeline cuts), and as files at their own

@@ -258,3 +258,18 @@ def test_a_face_that_a_blank_crop_still_names_is_never_redrawn() -> None:
                 if render_once(face, nbs, np.random.default_rng(s)).legibility < LEGIBLE)
     kept = render_tile(face, nbs, np.random.default_rng(seed), unnamed=face)
     np.testing.assert_array_equal(kept, render_once(face, nbs, np.random.default_rng(seed)).crop)
+
+
+def test_test_crops_can_be_rendered_at_the_size_the_pipeline_cuts(tmp_path: Path) -> None:
+    """Both stages read what the photo pipeline cuts; test crops at that size
+    measure them as a photo feeds them (the model card's pipeline-size figures)."""
+    from datasets import tile_dataset
+    from vision.rectify import CROP_H as CUT_H
+    from vision.rectify import CROP_W as CUT_W
+
+    assert (tile_dataset.PIPELINE_CROP_H, tile_dataset.PIPELINE_CROP_W) == (CUT_H, CUT_W)
+    data = tile_dataset.build_split(["fluffystuff_regular"], 1, 7, 1, None,
+                                    size=(CUT_H, CUT_W))
+    assert data["x"].shape[1:] == (CUT_H, CUT_W, 3)
+    drawn = {tile_dataset.LABEL_INDEX[c] for c in artwork.load_faces("fluffystuff_regular")}
+    assert set(data["y"].tolist()) == drawn | {tile_dataset.LABEL_INDEX["none"]}
