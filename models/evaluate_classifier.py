@@ -70,6 +70,12 @@ def read_crop(path: Path) -> np.ndarray:
     return img
 
 
+def wrong_files(files: np.ndarray, y: np.ndarray, pred: np.ndarray) -> list[list[str]]:
+    """``[file, true code, read code]`` for each crop read wrong."""
+    return [[str(f), LABELS[t], LABELS[q]] for f, t, q in zip(files, y, pred, strict=True)
+            if t != q]
+
+
 def summary(y: np.ndarray, pred: np.ndarray, conf: np.ndarray) -> dict[str, object]:
     ok = pred == y
     return {
@@ -187,16 +193,14 @@ def main() -> int:
         res["top1_upside_down"] = round(float((pred_180[m] == y[m]).mean()), 4)
         if from_files is not None:
             read = summary(y[m], from_files[0][m], from_files[1][m])
-            read["errors"] = [[str(f), LABELS[t], LABELS[q]] for f, t, q in
-                              zip(real["files"][m], y[m], from_files[0][m], strict=True) if t != q]
+            read["errors"] = wrong_files(real["files"][m], y[m], from_files[0][m])
             res["from_files"] = read
         t = m & np.array([LABELS[k] in TURNABLE for k in y])
         res["orientation_acc"] = round(float(((up[t] == 0).mean() + (up_180[t] == 1).mean()) / 2),
                                        4)
         res["per_class"] = per_class(y[m], pred[m])
         res["confusions"] = confusions(y[m], pred[m])
-        res["errors"] = [[str(f), LABELS[t], LABELS[q]] for f, t, q in
-                         zip(real["files"][m], y[m], pred[m], strict=True) if t != q]
+        res["errors"] = wrong_files(real["files"][m], y[m], pred[m])
         metrics[name] = res
         if name == "real_heldout":
             ys.append(y[m])
