@@ -16,8 +16,9 @@ set's brush 三 above 萬 taken for a 五, where the set prints a plain index
 digit 3 in the corner (KDE's default set).
 
 How: the top corners of the crop (where sets write the name and the index
-digit; for a number, the top middle too), both ways up unless the classifier
-is sure of the tile's way up, are read as short text lines in one batch. A
+digit; for a number, the top middle too), in a large and a small window
+(large and small writing), both ways up unless the classifier is sure of the
+tile's way up, are read as short text lines in one batch. A
 tile's writing is *spotted* with the probability that the recogniser's
 output, at its most likely moment, is one of that tile's characters
 (:data:`NAMES`, :data:`NUMBERS`; 2f's orchid is 蘭 in traditional and 兰 in
@@ -78,9 +79,9 @@ can spare a check as well as mend a reading. The recogniser costs ~3 ms a
 window, four or eight a crop (:data:`NAME_WRITING`). 0.5 until the
 forty-first session; once the small corner windows read more names, 0.7
 mended 2-3 more held-out test crops (the scanned set's winters taken for 1
-bamboo at 0.52-0.57, their 冬 read at 0.9), made 2-3 fewer confident errors,
-and changed no hand of three generated sets, of which 1-2 fewer ask for a
-check (``models/HISTORY.md``)."""
+bamboo at 0.52-0.57, their 冬 read at 0.9) and made 2-3 fewer confident
+errors; on three generated sets it changed no hand's reading, and 1-2 fewer
+right hands asked for a check (``models/HISTORY.md``)."""
 NO_NAME = 0.1
 """A crop on which no name is spotted even this faintly shows none: KDE's plums,
 which bear a bare "1", are spotted at 0.00-0.03; the scanned set's winters,
