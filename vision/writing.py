@@ -25,9 +25,10 @@ output, at its most likely moment, is one of that tile's characters
 (:data:`NAMES`, :data:`NUMBERS`; 2f's orchid is 蘭 in traditional and 兰 in
 simplified writing). The recogniser has to name every character of Chinese,
 so a character it sees in a blot of ink or a picture's leaves is rarely one
-of these eight names: on 1,500 crops of generated photos it spotted none
-wrongly, and on 300 real photographs of other tiles none above 0.35; on
-rendered test crops a few, up to 0.56 (:data:`READ`). Digits are another
+of these eight names: on 300 real photographs of other tiles it spotted
+none above 0.35 (PP-OCRv6 small); PP-OCRv5 mobile, before it, spotted none
+wrongly on 1,500 crops of generated photos and a few rendered test crops,
+up to 0.56 (:data:`READ`). Digits are another
 matter (a dots tile's pair of circles reads as an 8), so a number is only
 looked for on a crop the classifier already takes for a character tile, and
 only chooses among the tiles the classifier finds likeliest
@@ -132,7 +133,8 @@ numbers changed 36 readings, and the six they broke were all spotted below
 read as a 1), as were six they mended; from 0.55 they mend 24 (KDE's
 default and jade sets, whose corners carry the digit) and break none. With
 PP-OCRv6 small a real photograph's 2 of characters was read as a 1 at 0.57
-(78 of 81 real character tiles are read right, none wrongly, at 0.6), and 0.6
+(at 0.6 the number is spotted right on 78 of the 81 real character tiles of
+``real-dev``, wrongly on none), and 0.6
 made two fewer confident errors on the held-out styles than 0.55."""
 NUMBER_DOUBT = 0.8
 """A crop the networks take for a character tile is read for its number when
