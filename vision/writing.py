@@ -28,8 +28,8 @@ so a character it sees in a blot of ink or a picture's leaves is rarely one
 of these eight names: on 300 real photographs of other tiles it spotted
 none above 0.35 (PP-OCRv6 small); PP-OCRv5 mobile, before it, spotted none
 wrongly on 1,500 crops of generated photos and a few rendered test crops,
-up to 0.56 (:data:`READ`). Digits are another
-matter (a dots tile's pair of circles reads as an 8), so a number is only
+up to 0.56 (:data:`READ`). Digits are another matter (a dots tile's pair
+of circles reads as an 8), so a number is only
 looked for on a crop the classifier already takes for a character tile, and
 only chooses among the tiles the classifier finds likeliest
 (:data:`NUMBER_WRITING`).
@@ -68,10 +68,10 @@ READ = 0.5
 The highest wrong spots seen: KDE classic's written "Mum" read as 春 at 0.34
 (the one test crop of ``build/tiles36`` that a mark of 0.3 misread), bamboo
 sticks in real photographs as 春 at 0.16 (PP-OCRv6 small: a real 6 of
-bamboo as 夏 at 0.35; a mark of 0.4 read 0.1 % more held-out crops, too close
-to that), and, read the wrong way up, a
-Symbola chrysanthemum's character as 蘭 at 0.56 (the classifier knows that
-crop's way up, so it is never read so). A real spring of ``real-dev`` photo 4
+bamboo as 夏 at 0.35; a mark of 0.4 read 0.1 % more held-out crops, too
+close to that), and, read the wrong way up, a Symbola chrysanthemum's
+character as 蘭 at 0.56 (the classifier knows that crop's way up, so it is
+never read so). A real spring of ``real-dev`` photo 4
 is read at 0.53: at 0.6 it stayed a plum. At 0.5 the names mend 37 of the
 held-out styles' test crops and break none; ``models/HISTORY.md`` has the
 photos' figures."""
@@ -134,8 +134,8 @@ read as a 1), as were six they mended; from 0.55 they mend 24 (KDE's
 default and jade sets, whose corners carry the digit) and break none. With
 PP-OCRv6 small a real photograph's 2 of characters was read as a 1 at 0.57
 (at 0.6 the number is spotted right on 78 of the 81 real character tiles of
-``real-dev``, wrongly on none), and 0.6
-made two fewer confident errors on the held-out styles than 0.55."""
+``real-dev``, wrongly on none), and 0.6 made two fewer confident errors on
+the held-out styles than 0.55."""
 NUMBER_DOUBT = 0.8
 """A crop the networks take for a character tile is read for its number when
 they are less sure of it than this. The networks' wrong readings of
