@@ -143,6 +143,43 @@ a textured table raises the bar to twice its own step along the photo's border).
 TABLE_EXACT = 3
 """Distance in colour (a, b; lightness is what light changes) under which a pixel is the
 table, however light (a checked cloth's light squares in a bright corner)."""
+FACE_APART = 8.0
+"""Distance in hue (Lab a, b) between a table colour and the faces' colour from which
+the mask's areas within :data:`SHADE_CHROMA` of that colour's hue may be the table in
+a light (:func:`_of_table_hue`), and the mask's areas this far from every table hue may
+be the faces (:func:`_faces_apart_from_a_lit_table`)."""
+LIT_TABLE = 20.0
+"""Distance (:func:`_table_distance`) to one table colour under which the photo's
+lightest pixels, of that colour's hue, may be that colour in a light
+(:func:`_faces_apart_from_a_lit_table`; a patch of light on cream, 17; ivory faces on
+a wood of their hue, 60)."""
+LIT_BORDER = 0.01
+"""Least share of the photo's border that shows the table as light as the photo's lightest
+pixels and of their hue, for those to be the table in a light (a lit patch or lit
+squares reach the border; faces seldom do)."""
+LIT_OWN = 0.008
+"""Least share of the photo that the mask's wide areas of another hue than the table's
+must cover to be the faces, then (a hand's faces cover 0.02 or more; one whiter face
+among ivory faces on a cream table, 0.003, is not the faces' colour)."""
+NEAR_WHITE = 240
+"""Lab lightness of the faces' colour from which its hue is not the faces' hue: a colour
+cast on the faces is clipped away in their brightest pixels (fresh-51 51086: the lit
+faces' (133, 124) at 249, the faces in the rest of the photo (141, 119), the table's
+hue, and three blank white dragons were taken out as table by :func:`_of_table_hue`)."""
+LIT_AREA = 0.001
+"""Least area (share of the photo) of a patch of table in a light (:func:`_of_table_hue`):
+a checked cloth's square is about a face's size or more (0.0012 and up); many parts of
+faces that the table's light tints are smaller."""
+LIT_SOLID = 0.97
+"""Least share of its outline's area that such a patch fills: table in a light has no
+ink in it; a face's part often does."""
+TABLE_RING = 0.25
+"""Share of a band 3-5 pixels around such a patch that may be other faces (the mask, less
+such patches): a lit square of a checked cloth is ringed by its dark squares and the
+other lit squares (0.00-0.03; 0.24 where the hand lies on it), a part of a face that
+the table's light tints mostly by the rest of that face (0.13-0.47 in six scenes of
+four sets: the ring alone does not tell them apart; the other bounds and
+:data:`NEAR_WHITE` do)."""
 VIVID = 25
 """Chroma (Lab a, b from grey) of a table colour that no ivory face has: only such colours
 are table however light (grey paper in shade is as grey as a shaded face)."""
@@ -535,6 +572,8 @@ def _face_mask(img: np.ndarray, lab: np.ndarray | None = None
             not_table = lightest & (d >= TABLE_NEAR)
             if np.count_nonzero(not_table) >= LIGHTEST_OWN * h * w:
                 face_lab = _median_colour(lab, not_table)
+        face_lab = _faces_apart_from_a_lit_table(lab, white, mask > 0, centres, face_lab,
+                                                 ring_at)
         d_face = judged.distance(face_lab[None, :])
         d = _with_shades(d, lab, centres, mask > 0, face_lab)
         # A face clearly lighter than the table around it stays a face however close
@@ -588,6 +627,7 @@ def _face_mask(img: np.ndarray, lab: np.ndarray | None = None
         mask[drop & ~lighter] = 0
         mask = _grown_into(mask, faint, lab, face_lab, centres, max(3, k // 2), above)
         mask = _without_plain_table(mask, above | differs, white)
+        mask[_of_table_hue(lab, mask > 0, centres, face_lab, white > table_level)] = 0
     else:
         mask[d < TABLE_NEAR] = 0
     return mask, np.asarray(centres, np.float32)
@@ -839,6 +879,107 @@ def _table_in_shadow_or_light(lab: np.ndarray, white: np.ndarray, table_level: n
     wide[0] = False
     out[box] = where[box] & wide[parts]
     return out
+
+
+def _faces_apart_from_a_lit_table(lab: np.ndarray, white: np.ndarray, where: np.ndarray,
+                                  centres: np.ndarray, face_lab: np.ndarray,
+                                  border: np.ndarray) -> np.ndarray:
+    """The faces' colour: ``face_lab``, unless it is of one of the table's hues while
+    wide areas of ``where`` are of another; then the lightest of those.
+
+    A bright patch of light on a pale table, or a checked cloth's light squares in
+    it, can be lighter than every face, and far enough in lightness from the colours
+    learnt at the border to pass :data:`LIGHTEST_TABLE`; their hue is still the
+    table's (real-49 49124: a cream table's lit patch joined the hand into one run,
+    every tile lost). Faces of the table's own hue leave no wide areas of another hue
+    (thin ink edges do not count), and the colour stays."""
+    each = np.asarray(centres, np.float32)[:, None, :]  # (one at a time: the same colour)
+    hue = _table_distance(each, face_lab[None, :], HUE_ONLY)[:, 0]
+    lit = (hue < SHADE_CHROMA) & (_table_distance(each, face_lab[None, :])[:, 0] < LIT_TABLE)
+    # (not when nearer grey than the table's hue: white faces, or glare on them)
+    if not lit.any() or hue[lit].min() >= np.hypot(face_lab[1] - 128, face_lab[2] - 128):
+        return face_lab
+    # (and the photo's border, where the table was learnt, shows it so light somewhere)
+    at_border = lab.reshape(-1, 3)[border]
+    as_light = (at_border[:, 0] >= face_lab[0] - 10) & (
+        _table_distance(at_border[None], face_lab[None, :], HUE_ONLY)[0] < SHADE_CHROMA)
+    if np.count_nonzero(as_light) < LIT_BORDER * len(border):
+        return face_lab
+    near = cv2.dilate(where.view(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    apart = np.zeros(where.shape, np.uint8)
+    apart[near] = _table_distance(_colours_at(lab, near)[None], centres, HUE_ONLY)[0] >= FACE_APART
+    own = (cv2.morphologyEx(apart, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8)) > 0) & where
+    if np.count_nonzero(own) < LIT_OWN * where.size:
+        return face_lab
+    level = float(np.percentile(white[own], 99.5))
+    lightest = own & (white >= level - 10)
+    if np.count_nonzero(lightest) < 20:
+        return face_lab
+    faces = _median_colour(lab, lightest)
+    # (the lightest of another hue near the lightest's own hue: faces both, in two lights)
+    other = _table_distance(faces[None, None, :], face_lab[None, :], HUE_ONLY)[0, 0]
+    return faces if other >= FACE_APART else face_lab
+
+
+def _of_table_hue(lab: np.ndarray, where: np.ndarray, centres: np.ndarray,
+                  face_lab: np.ndarray, lit: np.ndarray) -> np.ndarray:
+    """The areas of ``where`` of one of the table's hues, where the faces' hue is
+    another: the table in a light, however light.
+
+    A checked cloth's light squares in a bright patch are lighter than the table's
+    median around them (its dark squares) and as plain as a blank face, so nothing
+    else took them out (real-49 49080: 15 squares read as white dragons). Light
+    changes their lightness and hardly their hue, which stays within
+    :data:`SHADE_CHROMA` of the colour learnt at the border (nearer it than the
+    faces' hue); ivory faces are further from it, unless the table is of the faces'
+    own hue (:data:`FACE_APART`), when nothing is taken; nor when the faces' colour
+    learnt is itself of a table hue (the lightest pixels were a lit patch of table:
+    then faces under a colour cast may be nearer the table's other colours than it);
+    nor when that colour is nearly white (:data:`NEAR_WHITE`).
+
+    Areas only (a face's rim blends with the table into a line of its hue), and
+    only those that look like table in a light, not a part of a face that the
+    table's light tints: mostly lighter than the table's median around them
+    (``lit``: a shadow's edge beside a row, of the table's hue, is darker, and
+    taking it out moved the row's cuts, fresh scene 8046), of :data:`LIT_AREA` or
+    more, with no ink in them (:data:`LIT_SOLID`), ringed by little else of the
+    mask (:data:`TABLE_RING`)."""
+    out = np.zeros_like(where)
+    to_faces = _table_distance(np.asarray(centres, np.float32)[None], face_lab[None, :],
+                               HUE_ONLY)[0]
+    apart = to_faces >= FACE_APART
+    if (not apart.any() or not where.any() or to_faces.min() < SHADE_CHROMA
+            or face_lab[0] >= NEAR_WHITE):
+        return out
+    # (judged around ``where`` too: the table's pixels a speckled mask left out fill
+    # the area that the opening needs)
+    near = cv2.dilate(where.view(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    px = _colours_at(lab, near)[None]
+    to_table = _table_distance(px, centres[apart], HUE_ONLY)[0]
+    to_face = _table_distance(px, face_lab[None, :], HUE_ONLY)[0]
+    of_table = np.zeros(where.shape, np.uint8)
+    of_table[near] = (to_table < SHADE_CHROMA) & (to_table < to_face)
+    opened = cv2.morphologyEx(of_table, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    n, parts, stats, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
+    for i in range(1, n):
+        if stats[i, cv2.CC_STAT_AREA] < LIT_AREA * where.size:
+            continue
+        x, y, w, h = stats[i, :4]
+        box = (slice(max(0, y - 5), y + h + 5), slice(max(0, x - 5), x + w + 5))
+        part = parts[box] == i
+        ring = cv2.dilate(part.view(np.uint8), np.ones((11, 11), np.uint8)) > 0
+        ring &= cv2.dilate(part.view(np.uint8), np.ones((5, 5), np.uint8)) == 0
+        outline, _ = cv2.findContours(part.view(np.uint8), cv2.RETR_EXTERNAL,
+                                      cv2.CHAIN_APPROX_SIMPLE)
+        filled = cv2.drawContours(np.zeros(part.shape, np.uint8), outline, -1, 1, -1)
+        area = np.count_nonzero(part)
+        if (np.count_nonzero(where[box] & ring & (opened[box] == 0))
+                < TABLE_RING * np.count_nonzero(ring)
+                and 2 * np.count_nonzero(lit[box] & part) >= area  # (in a light: mostly)
+                and area >= LIT_SOLID * np.count_nonzero(filled)):
+            out[box] |= part
+    kept: np.ndarray = out & where
+    return kept
 
 
 def _without_plain_table(mask: np.ndarray, evidence: np.ndarray, white: np.ndarray
