@@ -561,8 +561,7 @@ def _face_mask(img: np.ndarray, lab: np.ndarray | None = None
     if glare:
         # The photo's lightest pixels are the table's (a bright patch of light, glare),
         # not in the mask: the faces are the lightest of what stands out from the table.
-        level = float(np.percentile(white[mask > 0], 99.5))
-        lightest = (white >= level - 10) & (mask > 0)
+        lightest = _lightest_of(white, mask > 0)
     if np.count_nonzero(lightest) >= 20:
         face_lab = _median_colour(lab, lightest)
         if _table_distance(face_lab[None, None, :], centres)[0, 0] < LIGHTEST_TABLE:
@@ -881,6 +880,14 @@ def _table_in_shadow_or_light(lab: np.ndarray, white: np.ndarray, table_level: n
     return out
 
 
+def _lightest_of(white: np.ndarray, where: np.ndarray) -> np.ndarray:
+    """The pixels of ``where`` within 10 of its 99.5th lightness percentile: its
+    lightest, a few specks of glare aside (the faces' colour is their median)."""
+    level = float(np.percentile(white[where], 99.5))
+    lightest: np.ndarray = where & (white >= level - 10)
+    return lightest
+
+
 def _faces_apart_from_a_lit_table(lab: np.ndarray, white: np.ndarray, where: np.ndarray,
                                   centres: np.ndarray, face_lab: np.ndarray,
                                   border: np.ndarray) -> np.ndarray:
@@ -911,8 +918,7 @@ def _faces_apart_from_a_lit_table(lab: np.ndarray, white: np.ndarray, where: np.
     own = (cv2.morphologyEx(apart, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8)) > 0) & where
     if np.count_nonzero(own) < LIT_OWN * where.size:
         return face_lab
-    level = float(np.percentile(white[own], 99.5))
-    lightest = own & (white >= level - 10)
+    lightest = _lightest_of(white, own)
     if np.count_nonzero(lightest) < 20:
         return face_lab
     faces = _median_colour(lab, lightest)
