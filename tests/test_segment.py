@@ -413,6 +413,12 @@ def test_frames_in_solid_runs_are_filled_but_not_table_strips_or_a_net() -> None
     big[10:290, 10:390] = 255
     big[40:260, 40:360] = 0  # a hole far larger than a face: table, not ink
     np.testing.assert_array_equal(_frames_filled(big), big)
+    inked = np.zeros((750, 1000), np.uint8)  # a meld of three framed dragons, more ink
+    inked[20:80, 20:170] = 255               # than face: its frames are filled all the same
+    for x in (22, 72, 122):
+        inked[22:78, x:x + 46] = 0
+        inked[34:66, x + 10:x + 36] = 255
+    assert _frames_filled(inked)[20:80, 20:170].all()
 
 
 @needs_scanned_set
@@ -420,6 +426,16 @@ def test_a_row_drawn_in_columns_is_not_cut_into_more_faces_than_a_hand_has() -> 
     """The scanned set's bamboo and characters repeat at a fraction of a face: a row
     of 14 was cut as 22 narrower faces, then as a grid of 85 (scene 12114)."""
     m = _scanned_scene_outlines(12114, (2000, 1500))
+    assert m.recall == 1.0 and m.precision == 1.0
+
+
+@needs_scanned_set
+def test_a_meld_of_framed_dragons_more_ink_than_face_is_cut_into_its_tiles() -> None:
+    """The scanned set's white dragon is a wide dark frame on a thin margin of face:
+    in a meld of three, the frames left under half of the run's outline in the
+    mask, too little for a run of faces, so they were not filled and the meld was
+    read as one turned tile (real-49 49110: 3 missed, 2 extra at this size)."""
+    m = _scanned_scene_outlines(49110, (1125, 1500))
     assert m.recall == 1.0 and m.precision == 1.0
 
 
