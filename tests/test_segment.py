@@ -175,6 +175,33 @@ def test_ink_bays_across_a_run_are_closed_and_nothing_else() -> None:
         assert not (closed[rows, cols] > 0).any(), name
 
 
+def test_a_dark_group_of_dots_open_at_one_point_is_closed_as_ink() -> None:
+    """A 7, 8 or 9 dots tile in a hand's shadow: its dots are a dark bay of the mask,
+    deeper than a face's half, whose margin broke at one point only (real-52 52091,
+    a chow's 9 dots lost). Its mouth is a sliver of its rim: it is ink, however deep
+    or dark; the same dark colour at the run's end, open along its side, is not."""
+    from vision.segment import _ink_bays_closed
+
+    felt, cream, dots = (30, 110, 60), (245, 243, 235), (25, 30, 70)
+    img = np.zeros((120, 240, 3), np.uint8)
+    img[:] = felt
+    img[30:80, 20:180] = cream
+    run = np.zeros(img.shape[:2], np.uint8)
+    run[30:80, 20:180] = 255
+    for rows, cols in ((slice(36, 74), slice(64, 96)),  # the dots...
+                       (slice(30, 36), slice(79, 81)),  # ...open at one point
+                       (slice(56, 76), slice(170, 180))):  # a back's edge beside the run
+        img[rows, cols] = dots
+        run[rows, cols] = 0
+    lab = cv2.cvtColor(img, cv2.COLOR_RGB2LAB).astype(np.float32)
+    table = lab[5:15, 5:15].reshape(-1, 3).mean(axis=0, keepdims=True)
+    contours, _ = cv2.findContours(run, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    closed = np.zeros_like(run)
+    cv2.drawContours(closed, [_ink_bays_closed(contours[0], lab, table)], -1, 255, -1)
+    assert (closed[36:74, 64:96] > 0).all()
+    assert not (closed[56:76, 172:180] > 0).any()
+
+
 def test_a_thin_pale_band_is_not_a_row_of_tiles() -> None:
     """The tiles' lit sides, seen as a thin band apart from their faces (this scene,
     benchmark scene 1092), were cut into 86 specks once a face's size was taken
@@ -436,6 +463,14 @@ def test_a_meld_of_framed_dragons_more_ink_than_face_is_cut_into_its_tiles() -> 
     mask, too little for a run of faces, so they were not filled and the meld was
     read as one turned tile (real-49 49110: 3 missed, 2 extra at this size)."""
     m = _scanned_scene_outlines(49110, (1125, 1500))
+    assert m.recall == 1.0 and m.precision == 1.0
+
+
+@needs_scanned_set
+def test_a_chows_dark_9_dots_in_a_hands_shadow_is_found() -> None:
+    """Real-52 52091: the 9 dots at a chow's end, in a hand's shadow, kept only a
+    broken margin around its dots in the mask, and was lost (1 missed before)."""
+    m = _scanned_scene_outlines(52091, (1500, 2000))
     assert m.recall == 1.0 and m.precision == 1.0
 
 

@@ -220,6 +220,10 @@ under :data:`INK_DEEP_BAY` of a face: an 8 bamboo's W and M reach its top and bo
 edges, and a pung of them lost a face's corner (real-16 27085). (Not deeper: a
 face-down tile's back beside a kong, lit side and back apart, spans a face's height;
 without the bound, five benchmark hands lost a face or a back.)"""
+INK_MOUTH = 0.1
+"""A bay under a face, not a band along the run (half as deep across it as long, or
+more), whose mouth is under this share of its rim is ink, however deep or dark: a group
+of dots whose face margin broke at one point."""
 INK_DEEP_BAY = 0.5
 """A deep bay (:data:`INK_DEEP`) smaller than this share of a face may be ink."""
 JOIN = 0.12
@@ -1244,14 +1248,21 @@ def _ink_bays_closed(contour: np.ndarray, lab: np.ndarray, table: np.ndarray) ->
     lightness = float(np.median(lab[..., 0][blob > 0]))
     face_area = FACE_ASPECT * face_h ** 2
     n, labels, stats, _ = cv2.connectedComponentsWithStats(bay)
+    hull_mask = np.zeros((h, w), np.uint8)
+    cv2.drawContours(hull_mask, [hull - [x, y]], -1, 255, -1)
     ink = []
     for i in range(1, n):
         area = stats[i, cv2.CC_STAT_AREA]
-        if area >= INK_DEEP_BAY * face_area:
+        if area >= face_area:
             continue
         ys, xs = np.nonzero(labels == i)
         length = np.ptp(xs * along[0] + ys * along[1])
         across = np.ptp(ys * along[0] - xs * along[1])
+        if across >= 0.5 * length and _mouth(labels == i, hull_mask) < INK_MOUTH:
+            ink.append(i)  # (not a band along the run: a turned tile's edge, its side below)
+            continue
+        if area >= INK_DEEP_BAY * face_area:
+            continue
         shape = ((across > length and area < INK_BAY * face_area)
                  or INK_DEEP[0] * face_h <= across <= INK_DEEP[1] * face_h)
         if shape and lab[ys, xs, 0].mean() >= 0.5 * lightness:
@@ -1261,6 +1272,13 @@ def _ink_bays_closed(contour: np.ndarray, lab: np.ndarray, table: np.ndarray) ->
     blob[np.isin(labels, ink)] = 255
     outlines, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     return np.asarray(max(outlines, key=cv2.contourArea) + np.array([x, y]), np.int32)
+
+
+def _mouth(bay: np.ndarray, hull: np.ndarray) -> float:
+    """The share of a bay's rim that lies outside the run's hull (its mouth)."""
+    comp = np.pad(bay.astype(np.uint8), 1)  # (the hull's box may cut the rim)
+    rim = (cv2.dilate(comp, np.ones((3, 3), np.uint8)) > 0) & (comp == 0)
+    return float((np.pad(hull, 1)[rim] == 0).mean())
 
 
 # --------------------------------------------------------------- 1-D splitting
