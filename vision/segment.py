@@ -221,9 +221,12 @@ edges, and a pung of them lost a face's corner (real-16 27085). (Not deeper: a
 face-down tile's back beside a kong, lit side and back apart, spans a face's height;
 without the bound, five benchmark hands lost a face or a back.)"""
 INK_MOUTH = 0.1
-"""A bay under a face, not a band along the run (half as deep across it as long, or
-more), whose mouth is under this share of its rim is ink, however deep or dark: a group
-of dots whose face margin broke at one point."""
+"""A bay under a face, not a band along the run (:data:`INK_ACROSS`), whose mouth is under
+this share of its rim is ink, however deep or dark: a group of dots whose face margin
+broke at one point (real-52 52091)."""
+INK_ACROSS = 0.5
+"""...at least this deep across the run for its length along it: the band between a
+turned tile's face and its lit side below is closed on three sides too (fresh-50 50057)."""
 INK_DEEP_BAY = 0.5
 """A deep bay (:data:`INK_DEEP`) smaller than this share of a face may be ink."""
 JOIN = 0.12
@@ -1225,7 +1228,9 @@ def _ink_bays_closed(contour: np.ndarray, lab: np.ndarray, table: np.ndarray) ->
     colour, is larger: fresh scene 3102), running across the run rather than
     along it (the tiles' bases and lit sides step in and out along a run's long
     edges) unless a quarter of a face deep or more (:data:`INK_DEEP`), and not
-    darker than half the run."""
+    darker than half the run. A bay closed but for a narrow mouth is ink whatever
+    its size under a face, depth or darkness (:data:`INK_MOUTH`): dots whose
+    margin broke at one point."""
     hull = cv2.convexHull(contour)
     x, y, w, h = cv2.boundingRect(hull)
     blob = np.zeros((h, w), np.uint8)
@@ -1258,8 +1263,8 @@ def _ink_bays_closed(contour: np.ndarray, lab: np.ndarray, table: np.ndarray) ->
         ys, xs = np.nonzero(labels == i)
         length = np.ptp(xs * along[0] + ys * along[1])
         across = np.ptp(ys * along[0] - xs * along[1])
-        if across >= 0.5 * length and _mouth(labels == i, hull_mask) < INK_MOUTH:
-            ink.append(i)  # (not a band along the run: a turned tile's edge, its side below)
+        if across >= INK_ACROSS * length and _mouth(labels == i, hull_mask) < INK_MOUTH:
+            ink.append(i)
             continue
         if area >= INK_DEEP_BAY * face_area:
             continue
