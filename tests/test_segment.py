@@ -140,26 +140,21 @@ def test_specks_apart_are_not_joined_into_a_tile() -> None:
     assert m.recall == 1.0 and m.precision == 1.0
 
 
-def test_ink_bays_across_a_run_are_closed_and_nothing_else() -> None:
-    """A run's outline, 4 faces of 40 x 50 on green felt, with five bays: ink at the
-    first face's edge (orange: closed), ink reaching a face's top edge a quarter of the
-    face deep (green: an 8 bamboo's W, closed), a step along the run's bottom edge (the
-    tiles' bases), a bay of the table's own colour and a dark one (a face-down tile's
-    back) beside the last face (all three left open)."""
+FELT, CREAM = (30, 110, 60), (245, 243, 235)
+
+
+def _run_with_bays_closed(bays: list[tuple[slice, slice, tuple[int, int, int]]]
+                          ) -> np.ndarray:
+    """A run's outline, 4 faces of 40 x 50 on green felt, with the given bays (rows,
+    columns, colour) cut out of it, as :func:`_ink_bays_closed` closes it (filled)."""
     from vision.segment import _ink_bays_closed
 
-    felt, cream = (30, 110, 60), (245, 243, 235)
     img = np.zeros((120, 240, 3), np.uint8)
-    img[:] = felt
-    img[30:80, 20:180] = cream
+    img[:] = FELT
+    img[30:80, 20:180] = CREAM
     run = np.zeros(img.shape[:2], np.uint8)
     run[30:80, 20:180] = 255
-    bays = {"ink": (slice(40, 70), slice(20, 28), (230, 130, 70)),
-            "deep ink": (slice(30, 44), slice(104, 130), (110, 170, 110)),
-            "base": (slice(74, 80), slice(60, 140), (40, 60, 170)),
-            "table": (slice(34, 50), slice(172, 180), felt),
-            "dark": (slice(56, 76), slice(172, 180), (25, 30, 70))}
-    for rows, cols, colour in bays.values():
+    for rows, cols, colour in bays:
         img[rows, cols] = colour
         run[rows, cols] = 0
     lab = cv2.cvtColor(img, cv2.COLOR_RGB2LAB).astype(np.float32)
@@ -167,6 +162,20 @@ def test_ink_bays_across_a_run_are_closed_and_nothing_else() -> None:
     contours, _ = cv2.findContours(run, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     closed = np.zeros_like(run)
     cv2.drawContours(closed, [_ink_bays_closed(contours[0], lab, table)], -1, 255, -1)
+    return closed
+
+
+def test_ink_bays_across_a_run_are_closed_and_nothing_else() -> None:
+    """Five bays: ink at the first face's edge (orange: closed), ink reaching a face's
+    top edge a quarter of the face deep (green: an 8 bamboo's W, closed), a step along
+    the run's bottom edge (the tiles' bases), a bay of the table's own colour and a
+    dark one (a face-down tile's back) beside the last face (all three left open)."""
+    bays = {"ink": (slice(40, 70), slice(20, 28), (230, 130, 70)),
+            "deep ink": (slice(30, 44), slice(104, 130), (110, 170, 110)),
+            "base": (slice(74, 80), slice(60, 140), (40, 60, 170)),
+            "table": (slice(34, 50), slice(172, 180), FELT),
+            "dark": (slice(56, 76), slice(172, 180), (25, 30, 70))}
+    closed = _run_with_bays_closed(list(bays.values()))
     for name in ("ink", "deep ink"):
         rows, cols, _ = bays[name]
         assert (closed[rows, cols] > 0).all(), name
@@ -180,24 +189,10 @@ def test_a_dark_group_of_dots_open_at_one_point_is_closed_as_ink() -> None:
     deeper than a face's half, whose margin broke at one point only (real-52 52091,
     a chow's 9 dots lost). Its mouth is a sliver of its rim: it is ink, however deep
     or dark; the same dark colour at the run's end, open along its side, is not."""
-    from vision.segment import _ink_bays_closed
-
-    felt, cream, dots = (30, 110, 60), (245, 243, 235), (25, 30, 70)
-    img = np.zeros((120, 240, 3), np.uint8)
-    img[:] = felt
-    img[30:80, 20:180] = cream
-    run = np.zeros(img.shape[:2], np.uint8)
-    run[30:80, 20:180] = 255
-    for rows, cols in ((slice(36, 74), slice(64, 96)),  # the dots...
-                       (slice(30, 36), slice(79, 81)),  # ...open at one point
-                       (slice(56, 76), slice(170, 180))):  # a back's edge beside the run
-        img[rows, cols] = dots
-        run[rows, cols] = 0
-    lab = cv2.cvtColor(img, cv2.COLOR_RGB2LAB).astype(np.float32)
-    table = lab[5:15, 5:15].reshape(-1, 3).mean(axis=0, keepdims=True)
-    contours, _ = cv2.findContours(run, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    closed = np.zeros_like(run)
-    cv2.drawContours(closed, [_ink_bays_closed(contours[0], lab, table)], -1, 255, -1)
+    dots = (25, 30, 70)
+    closed = _run_with_bays_closed([(slice(36, 74), slice(64, 96), dots),  # the dots...
+                                    (slice(30, 36), slice(79, 81), dots),  # ...open at a point
+                                    (slice(56, 76), slice(170, 180), dots)])  # a back's edge
     assert (closed[36:74, 64:96] > 0).all()
     assert not (closed[56:76, 172:180] > 0).any()
 
