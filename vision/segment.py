@@ -1235,8 +1235,9 @@ def _ink_bays_closed(contour: np.ndarray, lab: np.ndarray, table: np.ndarray) ->
     x, y, w, h = cv2.boundingRect(hull)
     blob = np.zeros((h, w), np.uint8)
     cv2.drawContours(blob, [contour - [x, y]], -1, 255, -1)
-    bay = np.zeros((h, w), np.uint8)
-    cv2.drawContours(bay, [hull - [x, y]], -1, 255, -1)
+    hull_mask = np.zeros((h, w), np.uint8)
+    cv2.drawContours(hull_mask, [hull - [x, y]], -1, 255, -1)
+    bay = hull_mask.copy()
     bay[blob > 0] = 0
     if not bay.any():
         return contour
@@ -1253,8 +1254,6 @@ def _ink_bays_closed(contour: np.ndarray, lab: np.ndarray, table: np.ndarray) ->
     lightness = float(np.median(lab[..., 0][blob > 0]))
     face_area = FACE_ASPECT * face_h ** 2
     n, labels, stats, _ = cv2.connectedComponentsWithStats(bay)
-    hull_mask = np.zeros((h, w), np.uint8)
-    cv2.drawContours(hull_mask, [hull - [x, y]], -1, 255, -1)
     ink = []
     for i in range(1, n):
         area = stats[i, cv2.CC_STAT_AREA]
