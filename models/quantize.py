@@ -8,12 +8,15 @@ onnxruntime uses that for integer convolutions. Static quantization with
 per-channel weights, calibrated on training crops, reads the test splits as the
 float model does (``models/HISTORY.md``) in about two thirds of its time
 (a real hand with four flowers: 12.9 against 17.6 ms), and makes the files a
-quarter of the size. Both stages get the same treatment.
+quarter of the size. That is how both shipped models (``TileNet``) ship. A
+network of depthwise convolutions (``litenet.LiteNet``) is slower in int8 and
+is exported in float, its weights stored as float16 (:func:`halve_weights`).
 
     python3 models/quantize.py FLOAT.onnx OUT.onnx --data build/tiles10/train.npz
+    python3 models/quantize.py --half FLOAT.onnx OUT.onnx
 
-``train_classifier.py`` calls :func:`quantize` itself when it exports, so a
-retrain ships integer models; this command re-quantizes a float export.
+``train_classifier.py`` calls one or the other itself when it exports (by the
+network's kind); this command does it again from a float export.
 Needs ``onnx`` (the ``train`` extra); running the result needs only onnxruntime.
 """
 
@@ -79,14 +82,60 @@ def quantize(float_model: Path, out: Path, crops: np.ndarray) -> None:
                         weight_type=QuantType.QInt8, calibrate_method=CalibrationMethod.MinMax)
 
 
+HALVED_MIN_SIZE = 256
+"""Weights with fewer values than this stay float32 in :func:`halve_weights` (biases,
+batch-norm leftovers): they save nothing worth a cast."""
+
+
+def halve_weights(float_model: Path, out: Path, min_size: int = HALVED_MIN_SIZE) -> None:
+    """Write ``float_model`` to ``out`` with its float32 weights stored as float16,
+    each cast back to float32 by a node that onnxruntime folds when it loads the model.
+
+    Why: a network built mostly of depthwise convolutions (``litenet.LiteNet``,
+    tried as the bonus reader in the forty-fifth session) runs *slower* as int8 here, since
+    onnxruntime has no fast integer kernel for them (8 crops at 128x96: 13.0 ms
+    int8, 7.2 ms float); it is exported in float, and this halves its file (12.3
+    to 6.2 MB) for a rounding of its logits under 0.01 (the same test figures to
+    the crop). It computes in float32."""
+    import onnx
+    from onnx import helper, numpy_helper
+
+    model = onnx.load(str(float_model))
+    graph = model.graph
+    kept, casts = [], []
+    for tensor in graph.initializer:
+        value = numpy_helper.to_array(tensor)
+        if value.dtype != np.float32 or value.size < min_size:
+            kept.append(tensor)
+            continue
+        half = numpy_helper.from_array(value.astype(np.float16), f"{tensor.name}.f16")
+        kept.append(half)
+        casts.append(helper.make_node("Cast", [half.name], [tensor.name],
+                                      to=onnx.TensorProto.FLOAT, name=f"{tensor.name}.cast"))
+    nodes = [*casts, *graph.node]
+    del graph.initializer[:]
+    graph.initializer.extend(kept)
+    del graph.node[:]
+    graph.node.extend(nodes)
+    onnx.checker.check_model(model)
+    onnx.save(model, str(out))
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description="quantize an exported tile model to int8")
     p.add_argument("float_model", type=Path)
     p.add_argument("out", type=Path)
-    p.add_argument("--data", type=Path, required=True,
+    p.add_argument("--data", type=Path,
                    help="the train.npz of the model's data set (calibration crops)")
+    p.add_argument("--half", action="store_true",
+                   help="store the weights as float16 instead (see halve_weights)")
     a = p.parse_args()
-    quantize(a.float_model, a.out, calibration_crops(a.data))
+    if a.half:
+        halve_weights(a.float_model, a.out)
+    elif a.data is None:
+        p.error("--data is needed to quantize (or --half)")
+    else:
+        quantize(a.float_model, a.out, calibration_crops(a.data))
     print(f"wrote {a.out} ({a.out.stat().st_size / 1e6:.1f} MB)")
     return 0
 

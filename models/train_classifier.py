@@ -1,4 +1,4 @@
-"""Train the tile classifier (PyTorch, CPU or GPU) and export it to ONNX (int8, see quantize.py).
+"""Train the tile classifier (PyTorch, CPU or GPU) and export it to ONNX (see quantize.py).
 
 Why a script in ``models/``: it produces the files committed beside it
 (``tile-classifier.onnx``, ``labels.txt``, ``reference.npz``) and the metrics
@@ -12,10 +12,16 @@ Needs the ``train`` extra (torch, tqdm) and the data built by
 
 ``--reader bonus`` trains the second stage of ``vision.classify`` instead: the bonus
 reader, which tells the eight flowers and seasons apart (and from everything
-else, "other") on larger crops, from data built with ``--reader bonus``. It
-starts from the tile classifier's weights (``--init``): trained from scratch
-for 25 minutes it read the training styles' bonus tiles worse than the
-classifier it was meant to help (92.3 against 94.7 %).
+else, "other") on larger crops, from data built with ``--reader bonus``. A
+TileNet reader starts from the tile classifier's weights (``--init``): trained
+from scratch for 25 minutes it read the training styles' bonus tiles worse than
+the classifier it was meant to help (92.3 against 94.7 %). The shipped reader is
+a ``--arch lite0`` network (``litenet.py``), which starts from ImageNet weights
+instead and reads unseen sets' flowers and seasons better (models/HISTORY.md,
+forty-fifth session):
+
+    python3 models/train_classifier.py --reader bonus --arch lite0 --data build/bonus37 \
+        --lr 1e-3 --budget-min 25 --real-reps 16 --restyle 0.5 --restyle-kernels 1
 
 Training data: rendered crops of every artwork except
 ``datasets.artwork.HELD_OUT_STYLES`` plus the real crops of the physical sets
@@ -41,7 +47,8 @@ from tqdm import tqdm
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from quantize import calibration_crops, quantize  # noqa: E402  (models/, the script's folder)
+from litenet import LiteNet, imagenet_weights, normalised  # noqa: E402  (models/, the script's folder)
+from quantize import calibration_crops, halve_weights, quantize  # noqa: E402
 
 from datasets.tile_dataset import (  # noqa: E402
     BONUS_CODES,
@@ -124,19 +131,22 @@ class TileNet(nn.Module):
         self.cls = nn.Linear(256, n_classes)
         self.orient = nn.Linear(256, 2)
 
-    @staticmethod
-    def normalise(x: torch.Tensor) -> torch.Tensor:
-        """Each image to zero mean and about unit contrast (the +8 keeps a blank
-        face's noise from being stretched into a pattern)."""
-        mean = x.mean(dim=(1, 2, 3), keepdim=True)
-        std = x.std(dim=(1, 2, 3), keepdim=True) + 8.0
-        return (x - mean) / std
+    normalise = staticmethod(normalised)
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         f = self.features(self.normalise(x)).flatten(1)
         f = F.relu(self.fc(self.drop(f)))
         f = self.drop(f)
         return self.cls(f), self.orient(f)
+
+
+ARCHS = ("vgg", "lite0")
+"""``vgg``: :class:`TileNet`, learnt from the crops alone (the shipped models);
+``lite0``: :class:`litenet.LiteNet`, started from ImageNet weights."""
+
+
+def build_model(arch: str, n_classes: int, size: tuple[int, int]) -> nn.Module:
+    return LiteNet(n_classes, size) if arch == "lite0" else TileNet(n_classes, size)
 
 
 # ------------------------------------------------------------------ real crops
@@ -277,13 +287,15 @@ def main() -> int:
     p.add_argument("--init", metavar="CHECKPOINT", default=None,
                    help="start from another model's weights where the shapes agree (the "
                    "bonus reader starts from the tile classifier's convolutions)")
+    p.add_argument("--arch", choices=ARCHS, default="vgg",
+                   help="the network (see ARCHS); lite0 starts from ImageNet weights unless --init")
     p.add_argument("--export-only", metavar="CHECKPOINT", default=None,
                    help="skip training: export a saved state dict (tilenet.pt)")
     a = p.parse_args()
     t0 = time.time()
     labels, size = READER_LABELS[a.reader], crop_size(a.reader)
     if a.export_only:
-        model = TileNet(len(labels), size)
+        model = build_model(a.arch, len(labels), size)
         model.load_state_dict(torch.load(a.export_only, map_location="cpu"))
         export(model, Path(a.out), Path(a.data), np.random.default_rng(a.seed), a.reader)
         return 0
@@ -305,9 +317,11 @@ def main() -> int:
     print(f"synthetic {len(y_syn)}, real train {len(yr)} from sets {REAL_TRAIN_SETS}")
 
     device = torch.device(a.device)
-    model = TileNet(len(labels), size)
+    model = build_model(a.arch, len(labels), size)
     if a.init:
         load_matching(model, torch.load(a.init, map_location="cpu"))
+    elif a.arch == "lite0":
+        load_matching(model, imagenet_weights())
     # to_tensor's batches are channels-last already
     model = model.to(device, memory_format=torch.channels_last)
     turnable = turnable_mask(labels).to(device)
@@ -385,7 +399,8 @@ def main() -> int:
     train_s = time.time() - t0
     export(model, Path(a.out), data, rng, a.reader)
     (Path(a.out) / TRAIN_LOGS[a.reader]).write_text(json.dumps({
-        "reader": a.reader, "seed": a.seed, "epochs": epoch, "steps": n_steps, "batch": a.batch,
+        "reader": a.reader, "arch": a.arch, "seed": a.seed, "epochs": epoch, "steps": n_steps,
+        "batch": a.batch,
         "bf16": a.bf16, "device": a.device, "restyle": a.restyle,
         "restyle_kernels": a.restyle_kernels if a.restyle else None,
         "restyle_keep": a.restyle_keep if a.restyle else None,
@@ -399,7 +414,8 @@ def main() -> int:
 
 def export(model: nn.Module, out: Path, data: Path, rng: np.random.Generator,
            reader: str = "tiles") -> None:
-    """The int8 ONNX model (see ``quantize.py``) + labels + reference inputs and
+    """The shipped ONNX model (int8, or float16 weights for a LiteNet: see
+    ``quantize.py``) + labels + reference inputs and
     PyTorch outputs (so tests need no torch). The float ONNX model stays beside
     them and the checkpoint, for comparisons (ignored by git in ``models/``)."""
     model = model.cpu().eval()
@@ -412,7 +428,10 @@ def export(model: nn.Module, out: Path, data: Path, rng: np.random.Generator,
         output_names=["logits", "orientation"], opset_version=17, dynamo=False,
         dynamic_axes={"image": {0: "batch"}, "logits": {0: "batch"}, "orientation": {0: "batch"}},
     )
-    quantize(float_model, out / files.model, calibration_crops(data / "train.npz"))
+    if isinstance(model, LiteNet):  # slower in int8: see quantize.halve_weights
+        halve_weights(float_model, out / files.model)
+    else:
+        quantize(float_model, out / files.model, calibration_crops(data / "train.npz"))
     (out / files.labels).write_text("\n".join(READER_LABELS[reader]) + "\n")
     with np.load(data / "test_seen.npz") as te:
         idx = rng.choice(len(te["y"]), 6, replace=False)

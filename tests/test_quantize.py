@@ -17,7 +17,7 @@ from onnx import TensorProto, helper, numpy_helper
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "models"))
 
-from quantize import calibration_crops, quantize
+from quantize import calibration_crops, halve_weights, quantize
 
 from vision.classify import preprocess
 
@@ -70,3 +70,20 @@ def test_a_float_model_becomes_int8_and_reads_as_before(tmp_path: Path) -> None:
     for b, a in zip(before, after, strict=True):
         assert a.shape == b.shape
         np.testing.assert_allclose(a, b, atol=0.1 * float(np.abs(b).max()))
+
+
+def test_weights_halved_to_float16_read_as_before(tmp_path: Path) -> None:
+    """The bonus reader (a LiteNet) ships so: float32 compute, float16 storage."""
+    tiny_model(tmp_path / "float.onnx")
+    halve_weights(tmp_path / "float.onnx", tmp_path / "half.onnx", min_size=100)
+
+    stored = {t.name: t.data_type for t in onnx.load(str(tmp_path / "half.onnx")).graph.initializer}
+    assert stored["w.f16"] == TensorProto.FLOAT16  # 216 values: halved
+    assert stored["b"] == TensorProto.FLOAT  # 8 values: kept
+    batch = preprocess(list(np.random.default_rng(2).integers(0, 256, (16, H, W, 3),
+                                                              dtype=np.uint8)), (H, W), rgb=True)
+    before = ort.InferenceSession(str(tmp_path / "float.onnx")).run(None, {"image": batch})
+    after = ort.InferenceSession(str(tmp_path / "half.onnx")).run(None, {"image": batch})
+    for b, a in zip(before, after, strict=True):
+        assert a.dtype == np.float32
+        np.testing.assert_allclose(a, b, atol=0.01 * float(np.abs(b).max()))
