@@ -8,9 +8,10 @@ onnxruntime uses that for integer convolutions. Static quantization with
 per-channel weights, calibrated on training crops, reads the test splits as the
 float model does (``models/HISTORY.md``) in about two thirds of its time
 (a real hand with four flowers: 12.9 against 17.6 ms), and makes the files a
-quarter of the size. That is how both shipped models (``TileNet``) ship. A
-network of depthwise convolutions (``litenet.LiteNet``) is slower in int8 and
-is exported in float, its weights stored as float16 (:func:`halve_weights`).
+quarter of the size. That is how the tile classifier (``TileNet``) ships. A
+network of depthwise convolutions (``litenet.LiteNet``: the bonus reader since
+the forty-fifth session) is slower in int8 and ships in float, its weights
+stored as float16 (:func:`halve_weights`).
 
     python3 models/quantize.py FLOAT.onnx OUT.onnx --data build/tiles10/train.npz
     python3 models/quantize.py --half FLOAT.onnx OUT.onnx
@@ -91,10 +92,10 @@ def halve_weights(float_model: Path, out: Path, min_size: int = HALVED_MIN_SIZE)
     """Write ``float_model`` to ``out`` with its float32 weights stored as float16,
     each cast back to float32 by a node that onnxruntime folds when it loads the model.
 
-    Why: a network built mostly of depthwise convolutions (``litenet.LiteNet``,
-    tried as the bonus reader in the forty-fifth session) runs *slower* as int8 here, since
+    Why: a network built mostly of depthwise convolutions (``litenet.LiteNet``, the
+    bonus reader since the forty-fifth session) runs *slower* as int8 here, since
     onnxruntime has no fast integer kernel for them (8 crops at 128x96: 13.0 ms
-    int8, 7.2 ms float); it is exported in float, and this halves its file (12.3
+    int8, 7.2 ms float); it ships in float, and this halves its file (12.3
     to 6.2 MB) for a rounding of its logits under 0.01 (the same test figures to
     the crop). It computes in float32."""
     import onnx

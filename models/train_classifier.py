@@ -17,8 +17,9 @@ TileNet reader starts from the tile classifier's weights (``--init``): trained
 from scratch for 25 minutes it read the training styles' bonus tiles worse than
 the classifier it was meant to help (92.3 against 94.7 %). The shipped reader is
 a ``--arch lite0`` network (``litenet.py``), which starts from ImageNet weights
-instead and reads unseen sets' flowers and seasons better (models/HISTORY.md,
-forty-fifth session):
+instead and reads unseen sets' flowers and seasons better (run 50,
+models/HISTORY.md, forty-fifth session; ``vision.classify.FLOWER_PRIOR`` then
+weighs its flowers above the seasons):
 
     python3 models/train_classifier.py --reader bonus --arch lite0 --data build/bonus37 \
         --lr 1e-3 --budget-min 25 --real-reps 16 --restyle 0.5 --restyle-kernels 1

@@ -24,6 +24,7 @@ from vision.classify import (
     BONUS_GATE,
     BONUS_READ_AGAIN,
     BONUS_READER_FILES,
+    FLOWER_PRIOR,
     MODEL_FILES,
     NONE,
     OTHER,
@@ -36,6 +37,7 @@ from vision.classify import (
     _softmax,
     _two_views,
     classify,
+    flowers_weighed,
     preprocess,
 )
 
@@ -135,13 +137,19 @@ def test_sessions_use_two_threads_that_sleep_when_idle(clf: TileClassifier) -> N
         assert options.get_session_config_entry("session.intra_op.allow_spinning") == "0"
 
 
-def test_the_shipped_models_are_quantized() -> None:
-    """int8 convolutions: what keeps a hand under 15 ms (``bench/bench_classifier.py``).
+def test_the_shipped_models_are_compact() -> None:
+    """The tile model in int8 convolutions: what keeps a hand under 15 ms
+    (``bench/bench_classifier.py``). The bonus reader, made of depthwise
+    convolutions that onnxruntime runs slower in int8, in float with its
+    weights stored as float16 (``models/quantize.py``, ``halve_weights``).
     An ONNX file stores its operators' names as plain strings, so no ``onnx``
     package is needed to see them."""
+    graph = (MODELS / MODEL_FILES.model).read_bytes()
+    assert b"QuantizeLinear" in graph and b"DequantizeLinear" in graph
+    reader = (MODELS / BONUS_READER_FILES.model).read_bytes()
+    assert b".f16" in reader and b"Cast" in reader
     for files in (MODEL_FILES, BONUS_READER_FILES):
-        graph = (MODELS / files.model).read_bytes()
-        assert b"QuantizeLinear" in graph and b"DequantizeLinear" in graph
+        assert (MODELS / files.model).stat().st_size < 10e6
 
 
 def test_the_bonus_reader_ships_beside_the_model(clf: TileClassifier) -> None:
@@ -211,9 +219,27 @@ def test_the_reader_looks_again_only_at_crops_it_is_unsure_of(clf: TileClassifie
     views = np.mean([_softmax(reader.session.run(None, {"image": _moved(b, *v)})[0])
                      for v in VIEWS for b in (batch, turned)], axis=0)
     got = reader.probabilities(crops)
-    np.testing.assert_allclose(got[~unsure], once[~unsure], atol=1e-6)
-    np.testing.assert_allclose(got[unsure], views[unsure], atol=1e-5)
+    np.testing.assert_allclose(got[~unsure], flowers_weighed(once[~unsure], reader.labels),
+                               atol=1e-6)
+    np.testing.assert_allclose(got[unsure], flowers_weighed(views[unsure], reader.labels),
+                               atol=1e-5)
     np.testing.assert_allclose(got.sum(axis=1), 1, atol=1e-5)
+
+
+def test_the_reader_weighs_the_flowers_above_the_seasons(clf: TileClassifier) -> None:
+    """A flower and the season of its number that the network reads as equally likely
+    come out FLOWER_PRIOR to 1, and a sure reading of "other" stays sure: what the
+    prior moves is the kind of a bonus tile, not whether it is one."""
+    reader = clf.bonus_reader
+    assert reader is not None
+    labels = reader.labels
+    read = np.zeros((2, len(labels)))
+    read[0, [labels.index("3f"), labels.index("3g")]] = 0.5
+    read[1, labels.index(OTHER)], read[1, labels.index("1f")] = 0.95, 0.05
+    out = flowers_weighed(read, labels)
+    assert out[0, labels.index("3f")] == pytest.approx(FLOWER_PRIOR * out[0, labels.index("3g")])
+    assert out[1, labels.index(OTHER)] > 0.85
+    np.testing.assert_allclose(out.sum(axis=1), 1)
 
 
 def test_results_are_immutable_and_complete(clf: TileClassifier) -> None:
