@@ -14,6 +14,11 @@ folded bias *both* in evaluation mode and with a training batch's own statistics
 (an identity batch normalisation would rescale every layer in the first training
 step). The script checks that PyTorch then gives onnxruntime's answers.
 
+It rebuilds TileNet exports only: the tile classifier, and the bonus readers
+before the forty-fifth session. The shipped reader since then is a
+``litenet.LiteNet`` (float, float16 weights), trained from ImageNet weights
+in 25 minutes, so a new one is trained rather than recovered.
+
     python3 models/checkpoint_from_onnx.py models/tile-classifier.onnx build/tiles10 \\
         build/init/tilenet.pt
     python3 models/checkpoint_from_onnx.py --reader bonus models/bonus-reader.onnx build/bonus15 \\

@@ -142,8 +142,9 @@ class TileNet(nn.Module):
 
 
 ARCHS = ("vgg", "lite0")
-"""``vgg``: :class:`TileNet`, learnt from the crops alone (the shipped models);
-``lite0``: :class:`litenet.LiteNet`, started from ImageNet weights."""
+"""``vgg``: :class:`TileNet`, learnt from the crops alone (the shipped tile
+classifier); ``lite0``: :class:`litenet.LiteNet`, started from ImageNet weights
+(the shipped bonus reader)."""
 
 
 def build_model(arch: str, n_classes: int, size: tuple[int, int]) -> nn.Module:
@@ -286,8 +287,8 @@ def main() -> int:
                    help="train for this many minutes of wall clock (cosine schedule over the "
                    "clock, ignores --epochs): keeps a retrain under an hour on a busy machine")
     p.add_argument("--init", metavar="CHECKPOINT", default=None,
-                   help="start from another model's weights where the shapes agree (the "
-                   "bonus reader starts from the tile classifier's convolutions)")
+                   help="start from another model's weights where the shapes agree (a "
+                   "TileNet bonus reader starts from the tile classifier's convolutions)")
     p.add_argument("--arch", choices=ARCHS, default="vgg",
                    help="the network (see ARCHS); lite0 starts from ImageNet weights unless --init")
     p.add_argument("--export-only", metavar="CHECKPOINT", default=None,
