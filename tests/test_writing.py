@@ -23,6 +23,7 @@ from PIL import Image, ImageDraw, ImageFont
 from vision import writing
 from vision.classify import BONUS_TILES, NONE, TileClassifier, may_be_characters
 from vision.writing import (
+    DOUBT,
     NAME_WRITING,
     NAMELESS_FLOWER,
     NAMES,
@@ -33,10 +34,14 @@ from vision.writing import (
     NUMBER_WRITING,
     NUMBERS,
     READ,
+    WORD_BAND,
+    WORDS,
     Spotted,
     WritingReader,
     bundled_files,
+    edge_bands,
     line_batch,
+    match_word,
     nameless_flowers,
     settle_by_writing,
     top_windows,
@@ -46,6 +51,7 @@ REPO = Path(__file__).resolve().parents[1]
 REAL = REPO / ".." / "shared" / "datasets" / "real-dev" / "crops"
 BONUS_NAMES = {"plum", "orchid", "chrysanthemum", "bamboo", "spring", "summer", "autumn", "winter"}
 KAI = Path("/usr/share/fonts/truetype/arphic/ukai.ttc")  # a brush hand, as sets write
+SERIF = Path("/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf")  # not a training font
 
 
 @pytest.fixture(scope="module")
@@ -89,6 +95,29 @@ def written_face(name: str, *, right: bool, seed: int, size: int = 30) -> np.nda
     font = ImageFont.truetype(str(KAI), size)
     ink = (190, 30, 30) if seed % 2 else (30, 30, 30)
     d.text((88 - size if right else 8, 8), name, font=font, fill=ink)
+    return np.asarray(img)
+
+
+def worded_face(word: str, *, bottom: bool, seed: int) -> np.ndarray:
+    """An ivory 96x128 face (RGB) with ``word`` printed across its top or bottom
+    edge, as large as fits up to 14 pixels high, over the same green strokes."""
+    if not SERIF.exists():
+        pytest.skip("fonts-dejavu-core is not installed")
+    rng = np.random.default_rng(seed)
+    img = Image.new("RGB", (96, 128), (236, 230, 212))
+    d = ImageDraw.Draw(img)
+    for _ in range(6):
+        x, y = rng.integers(10, 86), rng.integers(30, 100)
+        d.line([(x, y), (x + rng.integers(-20, 20), y - rng.integers(10, 30))],
+               fill=(40, 120, 60), width=3)
+    size = 14
+    font = ImageFont.truetype(str(SERIF), size)
+    while d.textlength(word, font=font) > 84:
+        size -= 1
+        font = ImageFont.truetype(str(SERIF), size)
+    ink = (190, 30, 30) if seed % 2 else (30, 30, 30)
+    d.text((48, 118 if bottom else 8), word, font=font, fill=ink,
+           anchor="md" if bottom else "ma")
     return np.asarray(img)
 
 
@@ -194,6 +223,42 @@ def test_no_name_is_spotted_on_real_suit_and_honour_tiles(reader: WritingReader)
     assert all(s.score < READ for s in reader.spot(crops, [0.5] * len(crops)))
 
 
+@pytest.mark.parametrize("code", sorted(WORDS))
+def test_each_english_name_is_spotted_at_the_top_or_bottom_and_either_way_up(
+        reader: WritingReader, code: str) -> None:
+    """American and export sets print SPRING, PLUM... along an edge: the word is
+    read wherever it lies, in capitals or not, and names its tile."""
+    faces = [worded_face(word, bottom=bool(i % 2), seed=i)
+             for i, word in enumerate(w for word in WORDS[code] for w in (word, word.title()))]
+    turned = [f[::-1, ::-1] for f in faces]
+    for got in reader.spot([*faces, *turned], [0.5] * 2 * len(faces)):
+        assert got.code == code and got.score >= READ
+
+
+def test_other_words_name_no_tile(reader: WritingReader) -> None:
+    """Words that other tiles, or the players, may show: winds, dragons, jokers."""
+    faces = [worded_face(word, bottom=bool(i % 2), seed=i)
+             for i, word in enumerate(["EAST", "SOUTH", "WEST", "NORTH", "RED", "GREEN",
+                                       "WHITE", "JOKER", "FLOWER", "SEASON", "MUMMY"])]
+    assert all(s.score < READ for s in reader.spot_words(faces))
+
+
+@pytest.mark.parametrize(("text", "code"), [
+    ("SPRING", "1g"), ("SPRNG", "1g"), ("Orcihid", "2f"), ("1梅 Plum", "1f"),
+    ("AUTUMN", "3g"), ("Fall", "3g"), ("Chrysanthemum", "3f"), ("MUM", "3f"),
+    ("MU", ""), ("PLM", ""), ("BAMEDO", ""), ("FAL", ""), ("SUMMER.", "2g"),
+    ("MUMMY", ""), ("3MUM", "3f"), ("PLUMS", ""),
+])
+def test_a_word_read_a_letter_amiss_still_names_its_tile_but_a_short_one_must_be_whole(
+        text: str, code: str) -> None:
+    """One letter wrong or missing in a long word (the recogniser reads SPRNG); none
+    in a short one, which must stand alone: MU would be in every AUTUMN, MUM in
+    MUMMY."""
+    got = match_word(text, [0.9] * len(text))
+    assert got.code == code
+    assert got.score == (pytest.approx(0.9) if code else 0.0)
+
+
 def test_windows_and_lines_have_the_recognisers_shape() -> None:
     crop = np.zeros((128, 96, 3), np.uint8)
     left, right, small_left, small_right = top_windows(crop)
@@ -203,6 +268,12 @@ def test_windows_and_lines_have_the_recognisers_shape() -> None:
     assert top_windows(crop)[3].min() == 255 and top_windows(crop)[2].max() == 0
     numbers = [w.shape for w in top_windows(crop[:, :95], NUMBER_WRITING.windows)]
     assert numbers == [(54, 52, 3)] * 3 + [(36, 34, 3)] * 2
+    crop[-32:] = 128  # the bottom band, a quarter of the height (WORD_BAND)
+    top, bottom, bottom_turned, top_turned = edge_bands(crop)
+    assert top.shape == bottom.shape == (round(WORD_BAND * 128), 96, 3)
+    assert bottom.min() == bottom.max() == 128 and top[:, -35:].min() == 255
+    np.testing.assert_array_equal(bottom_turned, bottom[::-1, ::-1])
+    np.testing.assert_array_equal(top_turned, top[::-1, ::-1])
     lines = line_batch([left, crop[:20, :80]])
     assert lines.shape == (2, 3, 48, 192) and lines.dtype == np.float32
     assert lines.min() == -1.0 and lines[0, :, :, 47:].max() == 0.0  # zero padding
@@ -300,6 +371,25 @@ def test_the_classifier_names_an_unseen_sets_spring_by_its_name(clf: TileClassif
     got, _ = clf.probabilities([crop], rgb=True)
     assert clf.labels[int(without[0].argmax())] != "1g"
     assert clf.labels[int(got[0].argmax())] == "1g" and got[0].max() > 0.9
+
+
+def test_the_classifier_names_bonus_tiles_by_their_english_words(clf: TileClassifier) -> None:
+    """Faces no network has seen, named only by an English word: the networks
+    read them by their strokes, mostly wrong; each one they doubt
+    (``DOUBT``) is named by its word."""
+    codes = list(WORDS)
+    faces = [worded_face(WORDS[c][0], bottom=bool(i % 2), seed=i) for i, c in enumerate(codes)]
+    reader = clf.writing_reader
+    try:
+        clf.writing_reader = None
+        without, _ = clf.probabilities(faces, rgb=True)
+    finally:
+        clf.writing_reader = reader
+    got, _ = clf.probabilities(faces, rgb=True)
+    doubted = [i for i, p in enumerate(without) if p.max() < DOUBT]
+    assert len(doubted) >= 6
+    assert sum(clf.labels[int(without[i].argmax())] != codes[i] for i in doubted) >= 5
+    assert all(clf.labels[int(got[i].argmax())] == codes[i] for i in doubted)
 
 
 def test_without_the_recogniser_the_classifier_reads_as_before(
