@@ -7,8 +7,8 @@ cd "$(dirname "$0")/.."
 
 # Debian packages the tests use: headless Chromium (web page tests), tile sets and
 # the SVG renderer (generated photos, artwork loaders), a Chinese brush font
-# (procedural flower and season faces).
-APT_PACKAGES=(chromium kdegames-mahjongg-data-kf5 librsvg2-bin xmahjongg fonts-arphic-ukai)
+# (procedural flower and season faces), a Latin serif (the English names read).
+APT_PACKAGES=(chromium kdegames-mahjongg-data-kf5 librsvg2-bin xmahjongg fonts-arphic-ukai fonts-dejavu-core)
 if [ "${#APT_PACKAGES[@]}" -gt 0 ] && command -v apt-get >/dev/null; then
   missing=()
   for p in "${APT_PACKAGES[@]}"; do
