@@ -79,43 +79,44 @@ def character_face(numeral: str, digit: str | None, *, seed: int) -> np.ndarray:
     return np.asarray(img)
 
 
+def picture_face(seed: int, *, rows: tuple[int, int], reach: int
+                 ) -> tuple[Image.Image, ImageDraw.ImageDraw, tuple[int, int, int]]:
+    """An ivory 96x128 face with six green strokes (a picture) rising from
+    ``rows``, up to ``reach`` pixels long; a drawer on it, and the ink its writing
+    takes (red or black, by the seed)."""
+    rng = np.random.default_rng(seed)
+    img = Image.new("RGB", (96, 128), (236, 230, 212))
+    d = ImageDraw.Draw(img)
+    for _ in range(6):
+        x, y = rng.integers(10, 86), rng.integers(*rows)
+        d.line([(x, y), (x + rng.integers(-20, 20), y - rng.integers(10, reach))],
+               fill=(40, 120, 60), width=3)
+    return img, d, (190, 30, 30) if seed % 2 else (30, 30, 30)
+
+
 def written_face(name: str, *, right: bool, seed: int, size: int = 30) -> np.ndarray:
     """An ivory 96x128 face (RGB) with ``name`` in a top corner, in red or black,
     ``size`` pixels high, over a few green strokes: a picture the name sits
     beside, as on real sets."""
     if not KAI.exists():
         pytest.skip("fonts-arphic-ukai is not installed")
-    rng = np.random.default_rng(seed)
-    img = Image.new("RGB", (96, 128), (236, 230, 212))
-    d = ImageDraw.Draw(img)
-    for _ in range(6):
-        x, y = rng.integers(10, 86), rng.integers(50, 120)
-        d.line([(x, y), (x + rng.integers(-20, 20), y - rng.integers(10, 40))],
-               fill=(40, 120, 60), width=3)
+    img, d, ink = picture_face(seed, rows=(50, 120), reach=40)
     font = ImageFont.truetype(str(KAI), size)
-    ink = (190, 30, 30) if seed % 2 else (30, 30, 30)
     d.text((88 - size if right else 8, 8), name, font=font, fill=ink)
     return np.asarray(img)
 
 
 def worded_face(word: str, *, bottom: bool, seed: int) -> np.ndarray:
     """An ivory 96x128 face (RGB) with ``word`` printed across its top or bottom
-    edge, as large as fits up to 14 pixels high, over the same green strokes."""
+    edge, as large as fits up to 14 pixels high, over green strokes."""
     if not SERIF.exists():
         pytest.skip("fonts-dejavu-core is not installed")
-    rng = np.random.default_rng(seed)
-    img = Image.new("RGB", (96, 128), (236, 230, 212))
-    d = ImageDraw.Draw(img)
-    for _ in range(6):
-        x, y = rng.integers(10, 86), rng.integers(30, 100)
-        d.line([(x, y), (x + rng.integers(-20, 20), y - rng.integers(10, 30))],
-               fill=(40, 120, 60), width=3)
+    img, d, ink = picture_face(seed, rows=(30, 100), reach=30)
     size = 14
     font = ImageFont.truetype(str(SERIF), size)
     while d.textlength(word, font=font) > 84:
         size -= 1
         font = ImageFont.truetype(str(SERIF), size)
-    ink = (190, 30, 30) if seed % 2 else (30, 30, 30)
     d.text((48, 118 if bottom else 8), word, font=font, fill=ink,
            anchor="md" if bottom else "ma")
     return np.asarray(img)
