@@ -14,7 +14,9 @@ crop. Random crops seldom look like flowers, so the second stage (the bonus
 reader, which reads again only the crops that may be flowers or seasons) is
 timed on its own for 1, 4 and 8 crops, and so is the reading of what is
 written (flowers' names, characters' numbers) on crops still in doubt: a
-hand's time is the first line plus the lines for its doubtful tiles. When the real crops are there
+hand's time is the first line plus the lines for its doubtful tiles. On a
+random crop no Chinese name is read, so its name line includes the English
+words read after it (``WritingReader.spot_words``): the dearest case. When the real crops are there
 (``--real``), a real hand is timed too: ten playing tiles and four flowers and
 seasons of set J, so both stages run as they do on a photo.
 
