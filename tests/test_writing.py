@@ -134,6 +134,20 @@ def unseen_faces(style: str, codes: Sequence[str]) -> list[np.ndarray]:
                        interpolation=cv2.INTER_AREA) for code in codes]
 
 
+def read_without_and_with_writing(clf: TileClassifier, crops: Sequence[np.ndarray]
+                                  ) -> tuple[np.ndarray, np.ndarray]:
+    """The classifier's probabilities for RGB ``crops`` with its writing reader
+    set aside, then with it: what the writing changed."""
+    reader = clf.writing_reader
+    try:
+        clf.writing_reader = None
+        without, _ = clf.probabilities(crops, rgb=True)
+    finally:
+        clf.writing_reader = reader
+    got, _ = clf.probabilities(crops, rgb=True)
+    return without, got
+
+
 def test_the_recogniser_is_installed_and_read_by_the_second_stage(clf: TileClassifier) -> None:
     assert set(NAMES) == BONUS_TILES  # a name for each flower and season, and only them
     assert set(NUMBERS) == {f"{n}m" for n in range(1, 10)}  # a number for each character
@@ -346,13 +360,7 @@ def test_an_unseen_sets_character_tile_is_made_sure_by_its_index_digit(
     二 and 六 above 萬 for what they are, but below the product's
     low-confidence mark; the index digit in its corner settles them."""
     crops = unseen_faces("kde_default", ["2m", "6m"])
-    reader = clf.writing_reader
-    try:
-        clf.writing_reader = None
-        without, _ = clf.probabilities(crops, rgb=True)
-    finally:
-        clf.writing_reader = reader
-    got, _ = clf.probabilities(crops, rgb=True)
+    without, got = read_without_and_with_writing(clf, crops)
     for code, before, after in zip(("2m", "6m"), without, got, strict=True):
         assert clf.labels[int(before.argmax())] == code and before.max() < 0.75
         assert clf.labels[int(after.argmax())] == code and after.max() > 0.9
@@ -363,13 +371,7 @@ def test_the_classifier_names_an_unseen_sets_spring_by_its_name(clf: TileClassif
     (``xmahjongg_real``): both networks take its spring for a chrysanthemum
     (their pictures are alike); its written name, 春, says which it is."""
     crop, = unseen_faces("xmahjongg_real", ["1g"])
-    reader = clf.writing_reader
-    try:
-        clf.writing_reader = None
-        without, _ = clf.probabilities([crop], rgb=True)
-    finally:
-        clf.writing_reader = reader
-    got, _ = clf.probabilities([crop], rgb=True)
+    without, got = read_without_and_with_writing(clf, [crop])
     assert clf.labels[int(without[0].argmax())] != "1g"
     assert clf.labels[int(got[0].argmax())] == "1g" and got[0].max() > 0.9
 
@@ -380,13 +382,7 @@ def test_the_classifier_names_bonus_tiles_by_their_english_words(clf: TileClassi
     (``DOUBT``) is named by its word."""
     codes = list(WORDS)
     faces = [worded_face(WORDS[c][0], bottom=bool(i % 2), seed=i) for i, c in enumerate(codes)]
-    reader = clf.writing_reader
-    try:
-        clf.writing_reader = None
-        without, _ = clf.probabilities(faces, rgb=True)
-    finally:
-        clf.writing_reader = reader
-    got, _ = clf.probabilities(faces, rgb=True)
+    without, got = read_without_and_with_writing(clf, faces)
     doubted = [i for i, p in enumerate(without) if p.max() < DOUBT]
     assert len(doubted) >= 6
     assert sum(clf.labels[int(without[i].argmax())] != codes[i] for i in doubted) >= 5
