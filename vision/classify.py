@@ -238,7 +238,7 @@ FLOWER_PRIOR = 3.0
 """The factor by which the bonus reader's probability of each flower is
 multiplied, against the seasons and "other", before its readings are
 normalised again. Why: the reader (run 50, started from ImageNet weights; the
-shipped run 52 is run 50 fine-tuned, and was measured with this factor) reads
+shipped run 52 is run 50 fine-tuned: 2 and 4 read its test crops worse) reads
 an unseen set's flower that bears a bare number as the season of that number,
 and surely (KDE's chrysanthemum, a "3" over a drawing: 3g at 0.84-0.99), while
 every season it learnt carries its name. On the held-out styles' test crops
