@@ -16,10 +16,10 @@ step). The script checks that PyTorch then gives onnxruntime's answers.
 
 It rebuilds both architectures: TileNet (the tile classifier, and the bonus
 readers before the forty-fifth session) and ``litenet.LiteNet`` (the reader since
-then, shipped in float with float16 weights behind Cast nodes). A LiteNet's
-batch normalisations follow convolutions whose inputs pass through ReLU6 and
-residual sums, so they are set from one evaluation pass with the folded biases
-in place rather than layer by layer.
+then, shipped in float with float16 weights behind Cast nodes). For both, every
+batch normalisation is set from one evaluation pass with the folded biases in
+place, since a LiteNet's convolutions are not a plain chain (ReLU6, residual sums)
+that could be followed layer by layer.
 
     python3 models/checkpoint_from_onnx.py models/tile-classifier.onnx build/tiles10 \\
         build/init/tilenet.pt
@@ -113,14 +113,14 @@ def rebuild(onnx_path: Path, reader: str, arch: str, crops: np.ndarray) -> torch
             bn.bias.copy_(torch.from_numpy(bias))
         # ... then each takes the statistics of its convolution's output on the crops,
         # with a scale and shift that undo them (the same output in evaluation mode).
-        sums: dict[torch.nn.Conv2d, torch.Tensor] = {}
+        sums: dict[torch.nn.Module, torch.Tensor] = {}
 
-        def add(conv: torch.nn.Module, _: object, z: torch.Tensor) -> None:
+        def add(module: torch.nn.Module, _: object, z: torch.Tensor) -> None:
             """Per channel: count, sum and sum of squares of the output, over chunks."""
             z = z.double().transpose(0, 1).flatten(1)
             row = torch.stack([torch.full((len(z),), float(z.shape[1]), dtype=torch.float64),
                                z.sum(1), (z * z).sum(1)])
-            sums[conv] = sums[conv] + row if conv in sums else row
+            sums[module] = sums[module] + row if module in sums else row
 
         hooks = [conv.register_forward_hook(add) for conv, _ in pairs]
         for chunk in np.array_split(crops, -(-len(crops) // 256)):
