@@ -188,7 +188,9 @@ class RecognizedTile(BaseModel):
     outline: list[list[float]] = Field(description="Four corners in the photo's pixels")
     row: int = 0
     group: int = 0
-    low_confidence: bool = False
+    low_confidence: bool = Field(
+        default=False, description="Read below 0.75 and not settled by the winning hand, "
+        "or too wide to be one tile: the player should check it")
 
 
 class RecognitionResponse(BaseModel):

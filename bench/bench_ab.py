@@ -41,6 +41,11 @@ sys.path.insert(0, sys.argv[1])
 import vision
 assert vision.__file__.startswith(sys.argv[1]), vision.__file__
 from scoring.likely_hand import most_likely
+try:  # a base from before the forty-ninth session has no settling
+    from scoring.likely_hand import settled
+    settling = {"hand_settles": settled}
+except ImportError:
+    settling = {}
 from vision.classify import TileClassifier
 from vision.photo import load_photo
 from vision.recognize import recognize
@@ -51,7 +56,7 @@ def read(path):
     photo = load_photo(path, max_side=side)
     t1 = time.perf_counter()
     rec = recognize(photo.image, scale=photo.scale, classifier=classifier,
-                    hand_reader=most_likely)
+                    hand_reader=most_likely, **settling)
     t2 = time.perf_counter()
     tiles = [[t.code, [[round(v, 1) for v in p] for p in t.outline]] for t in rec.tiles]
     return {"seconds": t2 - t0, "decode": t1 - t0, "tiles": tiles}
@@ -93,7 +98,8 @@ def main() -> None:
     parser.add_argument("--twelve-mp", action="store_true", help="only the 12-MP JPEGs")
     parser.add_argument("--limit", type=int, default=0, help="the first N photos only")
     args = parser.parse_args()
-    photos = sorted(p for p in args.scenes.iterdir()
+    # absolute: each version's reader runs in its own checkout's folder
+    photos = sorted(p.resolve() for p in args.scenes.iterdir()
                     if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
     if args.twelve_mp:
         photos = [p for p in photos if p.suffix.lower() in (".jpg", ".jpeg") and _is_12mp(p)]

@@ -12,8 +12,10 @@ Measures, on the generated benchmark set (``python -m datasets.scenes --count 20
 
 Tiles are named as the service names them: the classifier's readings, then the
 most probable winning hand among them (:mod:`scoring.likely_hand`);
-``--no-hand-reading`` measures the classifier's first readings alone, and
-``--no-second-stage`` the tile model without its bonus reader (``vision.classify``).
+``--no-hand-reading`` measures the classifier's first readings alone,
+``--no-settling`` the low-confidence marks without the hand settling any
+(``scoring.likely_hand.settled``), and ``--no-second-stage`` the tile model
+without its bonus reader (``vision.classify``).
 
 The real photos are product photos of whole sets with only some tiles labelled
 (``complete: false``): there, recall and naming are measured on the labelled
@@ -96,6 +98,8 @@ class Tally:
     wrong_hands: int = 0
     silent_wrong: int = 0
     right_hands_warned: int = 0
+    right_hands_pointed: int = 0
+    """Tiles that a warning asks the player to check, on hands read right."""
 
     def add(self, found: list[tuple[np.ndarray, str]], truth: list[tuple[np.ndarray, str]],
             *, complete: bool, name: str = "", pointed: list[bool] | None = None,
@@ -115,6 +119,7 @@ class Tally:
                 self.wrong_hands += int(not right)
                 self.silent_wrong += int(not right and not warned)
                 self.right_hands_warned += int(right and warned)
+                self.right_hands_pointed += sum(pointed) if right else 0
         self.truth += len(truth)
         self.found += len(found) if complete else 0
         self.matched += len(m.pairs)
@@ -146,7 +151,8 @@ class Tally:
             if complete:
                 out.append(f"  hands read wrong with no warning at all: {self.silent_wrong} of "
                            f"{self.wrong_hands}; hands read right with a warning: "
-                           f"{self.right_hands_warned} of {self.exact}")
+                           f"{self.right_hands_warned} of {self.exact}, "
+                           f"{self.right_hands_pointed} tiles to check on them")
         if self.seconds:
             med = 1000 * statistics.median(self.seconds)
             out.append(f"  latency decode->result median {med:.0f} ms over "
@@ -190,8 +196,9 @@ def _table_of(path: Path) -> str:
 
 def run_ours(photos: list[Path], truth_of: Any, tally: Tally,
              by_table: dict[str, Tally] | None = None, *, segment_only: bool = False,
-             hand_reading: bool = True, second_stage: bool = True) -> None:
-    from scoring.likely_hand import most_likely
+             hand_reading: bool = True, settling: bool = True,
+             second_stage: bool = True) -> None:
+    from scoring.likely_hand import most_likely, settled
     from vision.classify import TileClassifier
     from vision.photo import load_photo
     from vision.recognize import recognize
@@ -212,7 +219,8 @@ def run_ours(photos: list[Path], truth_of: Any, tally: Tally,
             pointed, warned = None, False  # no names, no warnings to tally
         else:
             rec = recognize(photo.image, scale=photo.scale, classifier=classifier,
-                            hand_reader=most_likely if hand_reading else None)
+                            hand_reader=most_likely if hand_reading else None,
+                            hand_settles=settled if settling else None)
             found = [(np.array(t.outline), t.code) for t in rec.tiles]
             named_by_warnings = {i for w in rec.warnings for i in w.tiles}
             pointed, warned = [t.index in named_by_warnings for t in rec.tiles], bool(rec.warnings)
@@ -267,6 +275,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-hand-reading", action="store_true",
                         help="the classifier's first readings, as they are (the service "
                              "reads them as the most likely winning hand)")
+    parser.add_argument("--no-settling", action="store_true",
+                        help="mark every tile read below the low-confidence mark, even where "
+                             "the hand settles its reading (the service lets it)")
     parser.add_argument("--no-second-stage", action="store_true",
                         help="the tile model alone, without its bonus reader")
     parser.add_argument("--failures", action="store_true",
@@ -288,6 +299,7 @@ def main(argv: list[str] | None = None) -> int:
           + (f" --limit {args.limit}" if args.limit else "")
           + (" --segment-only" if args.segment_only else "")
           + (" --no-hand-reading" if args.no_hand_reading else "")
+          + (" --no-settling" if args.no_settling else "")
           + (" --no-second-stage" if args.no_second_stage else "")
           + (" --failures" if args.failures else ""))
     for name, photos, truth_of in (("generated scenes", scenes, _truth_scene),
@@ -298,7 +310,7 @@ def main(argv: list[str] | None = None) -> int:
         ours = Tally()
         tables: dict[str, Tally] | None = {} if complete else None
         run_ours(photos, truth_of, ours, tables, segment_only=args.segment_only,
-                 hand_reading=not args.no_hand_reading,
+                 hand_reading=not args.no_hand_reading, settling=not args.no_settling,
                  second_stage=not args.no_second_stage)
         print("\n".join(ours.lines(f"[ours] {name}", complete=complete)))
         if args.failures:

@@ -11,6 +11,8 @@ cheapest first (a reading costs how much less probable the classifier finds
 it), and changes nothing when the first reading already is a winning hand or
 when no reading within a few changes is: a tile that the photo does not show
 is not invented, and only tiles the classifier is unsure of are changed.
+The same search says which unsure tiles the hand settles (:func:`settled`):
+those that no other winning reading changes need no check by the player.
 
 Pure: it knows tile codes and probabilities, nothing of images. The blocks are
 what the photo shows (tiles separated by gaps); which block is the concealed
@@ -23,7 +25,7 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
 from scoring.decompose import is_complete
@@ -57,38 +59,83 @@ def most_likely(blocks: Sequence[Sequence[Sequence[Option]]]) -> list[list[str]]
     first readings already make a winning hand, or when no reading with at
     most :data:`MAX_CHANGES` alternatives does.
     """
-    slots = [(b, t) for b, block in enumerate(blocks) for t in range(len(block))]
-    codes = [[options[0][0] for options in block] for block in blocks]
-    steps: list[tuple[int, int, float]] = []  # slot, option, cost
-    for s, (b, t) in enumerate(slots):
-        options = blocks[b][t]
-        best = max(options[0][1], 1e-9)
-        if best >= SURE:
-            continue
-        steps.extend((s, k, math.log(best / max(p, 1e-9)))
-                     for k, (_, p) in enumerate(options[1:], 1) if p >= MIN_PROBABILITY)
-    if is_winning(codes):
+    search = _Search(blocks, SURE)
+    if is_winning(search.codes):
         return None
-    heap: list[tuple[float, tuple[int, ...]]] = [(0.0, ())]  # cost, indices into steps
-    tries = 0
-    while heap and tries < MAX_TRIES:
-        cost, chosen = heapq.heappop(heap)
-        tries += 1
-        if chosen:
-            reading = [list(block) for block in codes]
-            for i in chosen:
-                s, k, _ = steps[i]
-                b, t = slots[s]
-                reading[b][t] = blocks[b][t][k][0]
-            if is_winning(reading):
-                return reading
-        if len(chosen) == MAX_CHANGES:
-            continue
-        used = {steps[i][0] for i in chosen}
-        for i in range(chosen[-1] + 1 if chosen else 0, len(steps)):
-            if steps[i][0] not in used:
-                heapq.heappush(heap, (cost + steps[i][2], (*chosen, i)))
-    return None
+    return next((reading for _, reading in search.readings() if is_winning(reading)), None)
+
+
+def settled(blocks: Sequence[Sequence[Sequence[Option]]], unsure: float) -> list[list[bool]]:
+    """For each tile, whether the hand settles its first reading.
+
+    Why: a tile the classifier reads less surely than ``unsure`` is marked for
+    the player to check, and on about half the photos of hands read right
+    some tile is (a 4 dots at 0.6, its 5 dots at 0.3). But the photo shows a
+    winning hand, so when the first readings make one and none of the tile's
+    likely alternatives does, with up to :data:`MAX_CHANGES` tiles read
+    otherwise (as :func:`most_likely` searches, tiles below ``unsure``
+    included), the hand has already answered the question the mark asks: a
+    4 dots in 3-4-5 dots whose 5 dots would make 3-5-5. A tile that another
+    winning reading changes stays unsettled (a flower or a season: any other
+    bonus tile wins as well), and so does every tile when the first readings
+    make no winning hand, or when the search stops (:data:`MAX_TRIES`) before
+    it has tried every reading."""
+    none = [[False] * len(block) for block in blocks]
+    search = _Search(blocks, unsure)
+    if not is_winning(search.codes):
+        return none
+    changed: set[tuple[int, int]] = set()
+    for tiles, reading in search.readings():
+        if is_winning(reading):
+            changed.update(tiles)
+    if not search.finished:
+        return none
+    return [[(b, t) not in changed for t in range(len(block))] for b, block in enumerate(blocks)]
+
+
+class _Search:
+    """Readings of a hand with one to :data:`MAX_CHANGES` of its unsure tiles read
+    as an alternative, cheapest first: a reading costs how much less probable
+    the classifier finds it (the sum of log ratios to each tile's first reading)."""
+
+    def __init__(self, blocks: Sequence[Sequence[Sequence[Option]]], sure: float) -> None:
+        self.blocks = blocks
+        self.slots = [(b, t) for b, block in enumerate(blocks) for t in range(len(block))]
+        self.codes = [[options[0][0] for options in block] for block in blocks]
+        self.steps: list[tuple[int, int, float]] = []  # slot, option, cost
+        for s, (b, t) in enumerate(self.slots):
+            options = blocks[b][t]
+            best = max(options[0][1], 1e-9)
+            if best >= sure:
+                continue
+            self.steps.extend((s, k, math.log(best / max(p, 1e-9)))
+                              for k, (_, p) in enumerate(options[1:], 1) if p >= MIN_PROBABILITY)
+        self.finished = False
+        """Whether :meth:`readings` tried every reading (it stops at :data:`MAX_TRIES`)."""
+
+    def readings(self) -> Iterator[tuple[list[tuple[int, int]], list[list[str]]]]:
+        """Each reading as (the tiles it changes, by block and place; its codes)."""
+        heap: list[tuple[float, tuple[int, ...]]] = [(0.0, ())]  # cost, indices into steps
+        tries = 0
+        while heap and tries < MAX_TRIES:
+            cost, chosen = heapq.heappop(heap)
+            tries += 1
+            if chosen:
+                reading = [list(block) for block in self.codes]
+                tiles = []
+                for i in chosen:
+                    s, k, _ = self.steps[i]
+                    b, t = self.slots[s]
+                    reading[b][t] = self.blocks[b][t][k][0]
+                    tiles.append((b, t))
+                yield tiles, reading
+            if len(chosen) == MAX_CHANGES:
+                continue
+            used = {self.steps[i][0] for i in chosen}
+            for i in range(chosen[-1] + 1 if chosen else 0, len(self.steps)):
+                if self.steps[i][0] not in used:
+                    heapq.heappush(heap, (cost + self.steps[i][2], (*chosen, i)))
+        self.finished = not heap
 
 
 def is_winning(blocks: Sequence[Sequence[str]]) -> bool:

@@ -63,9 +63,12 @@ def test_warnings_are_tallied_against_the_tiles_they_point_at() -> None:
               pointed=[False, True, False], warned=True)
     tally.add(_row(["1m", "2m", "4m"]), truth, complete=True, name="b",
               pointed=[False, False, False], warned=False)
-    tally.add(truth, truth, complete=True, name="c", pointed=[True, False, False], warned=True)
+    tally.add(truth, truth, complete=True, name="c", pointed=[True, False, True], warned=True)
     assert (tally.misread, tally.misread_pointed) == (2, 1)
     assert (tally.wrong_hands, tally.silent_wrong, tally.right_hands_warned) == (2, 1, 1)
+    assert tally.right_hands_pointed == 2  # the checks asked on hand "c", read right
     lines = tally.lines("ours", complete=True)
     assert "  misnamed tiles that a warning points at: 1 of 2" in lines
     assert any("with no warning at all: 1 of 2" in line for line in lines)
+    assert any("read right with a warning: 1 of 1, 2 tiles to check on them" in line
+               for line in lines)

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from datasets.scene_layout import random_hand
-from scoring.likely_hand import MAX_CHANGES, SURE, is_winning, most_likely
+from scoring.likely_hand import MAX_CHANGES, MAX_TRIES, SURE, is_winning, most_likely, settled
 
 Reading = list[list[tuple[str, float]]]
 
@@ -32,6 +32,22 @@ def cost(blocks: list[Reading], codes: list[list[str]]) -> float:
             p = dict(options)[code]
             total += math.log(options[0][1] / p)
     return total
+
+
+def misread_hand(seed: int, wrong: list[int]) -> tuple[list[list[str]], list[Reading]]:
+    """A generated winning hand (its codes) and its readings: every tile sure,
+    except the tiles at ``wrong`` (modulo the hand's length), read as another
+    face first and their own second."""
+    truth = [["back", *b.codes[1:3], "back"] if b.meld == "concealed_kong" else list(b.codes)
+             for b in random_hand(np.random.default_rng(seed))]
+    flat = [(b, t) for b, block in enumerate(truth) for t in range(len(block))]
+    blocks: list[Reading] = [[[(c, 0.98)] for c in block] for block in truth]
+    for w in wrong:
+        b, t = flat[w % len(flat)]
+        code = truth[b][t]
+        other = "9m" if code != "9m" else "1p"
+        blocks[b][t] = [(other, 0.55), (code, 0.4)]
+    return truth, blocks
 
 
 def test_winning_shapes() -> None:
@@ -97,15 +113,7 @@ def test_misread_winning_hands_are_read_as_winning_hands_no_less_likely(
         seed: int, wrong: list[int]) -> None:
     """Generated winning hands with up to three tiles misread (the truth second):
     the reading chosen is a winning hand at most as costly as the truth."""
-    truth = [["back", *b.codes[1:3], "back"] if b.meld == "concealed_kong" else list(b.codes)
-             for b in random_hand(np.random.default_rng(seed))]
-    flat = [(b, t) for b, block in enumerate(truth) for t in range(len(block))]
-    blocks: list[Reading] = [[[(c, 0.98)] for c in block] for block in truth]
-    for w in wrong:
-        b, t = flat[w % len(flat)]
-        code = truth[b][t]
-        other = "9m" if code != "9m" else "1p"
-        blocks[b][t] = [(other, 0.55), (code, 0.4)]
+    truth, blocks = misread_hand(seed, wrong)
     assert is_winning(truth)
     got = most_likely(blocks)
     first = [[options[0][0] for options in block] for block in blocks]
@@ -114,3 +122,66 @@ def test_misread_winning_hands_are_read_as_winning_hands_no_less_likely(
     else:
         assert is_winning(got)
         assert cost(blocks, got) <= cost(blocks, truth) + 1e-9
+
+
+UNSURE = 0.75  # vision.recognize.LOW_CONFIDENCE
+
+
+def test_a_tile_whose_alternatives_break_the_hand_is_settled() -> None:
+    # 4m at 0.6: its 5m (0.3) or 6m would make 3-5-5 or 3-6-5, no winning hand
+    blocks = [[*sure("1m 2m 3m"), [("4m", 0.6), ("5m", 0.3), ("6m", 0.05)],
+               *sure("5m 6m 7m 8m 9m 1p 1p 1p 5s 5s")]]
+    flags = settled(blocks, UNSURE)
+    assert flags == [[True] * 14]
+
+
+def test_a_tile_another_winning_reading_changes_is_not_settled() -> None:
+    # 9m at 0.6 or its 6m: 7-8-9 and 6-7-8 both make the hand (a two-sided wait)
+    blocks = [[*sure("1m 2m 3m 4m 5m 6m 7m 8m"), [("9m", 0.6), ("6m", 0.3)],
+               *sure("1p 1p 1p 5s 5s")]]
+    flags = settled(blocks, UNSURE)[0]
+    assert flags[8] is False
+    assert all(flags[:8]) and all(flags[9:])
+
+
+def test_a_flower_is_never_settled_by_the_hand() -> None:
+    # any other bonus tile makes the same winning hand
+    blocks = [sure(HAND), [[("1f", 0.6), ("1g", 0.3)], *sure("2f")]]
+    assert settled(blocks, UNSURE) == [[True] * 14, [False, True]]
+
+
+def test_a_tile_between_the_hand_readers_mark_and_the_checks_is_searched_too() -> None:
+    # 0.72 is above most_likely's SURE but below the mark that asks for a check:
+    # its alternative 6m wins too, so it is not settled
+    assert SURE < 0.72 < UNSURE
+    blocks = [[*sure("1m 2m 3m 4m 5m 6m 7m 8m"), [("9m", 0.72), ("6m", 0.2)],
+               *sure("1p 1p 1p 5s 5s")]]
+    assert settled(blocks, UNSURE)[0][8] is False
+
+
+def test_nothing_is_settled_when_the_first_readings_make_no_hand() -> None:
+    blocks = [[*sure("1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 1p"), [("5p", 0.5), ("1p", 0.4)],
+               *sure("5s 5s")]]
+    assert settled(blocks, UNSURE) == [[False] * 14]
+
+
+def test_nothing_is_settled_when_the_search_is_cut_short() -> None:
+    # fourteen unsure tiles with three alternatives each: more readings than MAX_TRIES
+    options = {c: [(c, 0.5), ("1z", 0.2), ("2z", 0.2), ("3z", 0.1)] for c in set(codes(HAND))}
+    blocks = [[options[c] for c in codes(HAND)]]
+    assert math.comb(14 * 3, 3) > MAX_TRIES
+    assert settled(blocks, UNSURE) == [[False] * 14]
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10_000), wrong=st.lists(st.integers(0, 30), max_size=MAX_CHANGES))
+def test_a_settled_tile_is_never_one_that_a_likely_misreading_hides(
+        seed: int, wrong: list[int]) -> None:
+    """Generated winning hands with up to three tiles read unsurely, the true face
+    among their alternatives: no tile read wrong is ever settled."""
+    truth, blocks = misread_hand(seed, wrong)
+    flags = settled(blocks, UNSURE)
+    for b, block in enumerate(blocks):
+        for t, options in enumerate(block):
+            if options[0][0] != truth[b][t]:
+                assert not flags[b][t]

@@ -99,6 +99,49 @@ def test_a_hand_reader_sees_every_tile_by_block_and_its_choice_is_reported() -> 
 
 
 @needs_model
+def test_a_tile_the_hand_settles_is_not_marked_to_check() -> None:
+    """Generated scene 34: its 8 characters is read at 0.55, below the mark that asks
+    the player to check it, but no other likely reading of it makes a winning
+    hand, so the hand settles it; the same photo's codes are unchanged."""
+    from scoring.likely_hand import most_likely, settled
+    from vision.recognize import LOW_CONFIDENCE, recognize
+
+    scene = generate_scene(34, size=(1200, 900))
+    plain = recognize(scene.image, hand_reader=most_likely)
+    unsure = [t for t in plain.tiles if t.confidence < LOW_CONFIDENCE]
+    assert unsure and all(t.low_confidence for t in unsure)
+    assert any(w.code == "low_confidence" for w in plain.warnings)
+    asked: list[float] = []
+
+    def settles(blocks, mark):  # type: ignore[no-untyped-def]
+        asked.append(mark)
+        return settled(blocks, mark)
+
+    rec = recognize(scene.image, hand_reader=most_likely, hand_settles=settles)
+    assert asked == [LOW_CONFIDENCE]
+    assert rec.codes == plain.codes == [t.code for t in scene.tiles]
+    assert not any(t.low_confidence for t in rec.tiles)
+    assert not any(w.code == "low_confidence" for w in rec.warnings)
+
+
+@needs_model
+def test_a_tile_the_hand_reader_changed_keeps_its_mark_though_settled() -> None:
+    from vision.recognize import recognize
+
+    scene = generate_scene(32, size=(1200, 900))
+
+    def second_choice_for_the_first_tile(blocks):  # type: ignore[no-untyped-def]
+        codes = [[options[0][0] for options in block] for block in blocks]
+        codes[0][0] = blocks[0][0][1][0]
+        return codes
+
+    rec = recognize(scene.image, hand_reader=second_choice_for_the_first_tile,
+                    hand_settles=lambda blocks, mark: [[True] * len(b) for b in blocks])
+    assert rec.tiles[0].low_confidence
+    assert not any(t.low_confidence for t in rec.tiles[1:])
+
+
+@needs_model
 def test_the_hand_reader_may_choose_beyond_the_alternatives_shown() -> None:
     """It sees every label the classifier gives (an unseen set's flower may come
     fourth), most probable first and never ``none``; the page still shows two
@@ -228,6 +271,22 @@ def test_an_upright_tile_taken_for_a_turned_one_is_read_upright(
     assert tile.code == "6s" and not tile.sideways and tile.low_confidence
     assert tile.crop is not None and classify([tile.crop], rgb=True)[0].code == "6s"
     assert rec.codes == plain.codes
+
+
+def test_a_face_as_wide_as_two_tiles_is_too_wide() -> None:
+    """Two bonus tiles side by side cut as one face and read upright (fresh-54
+    54063: 430 by 276 pixels) are not one tile; an upright tile (0.75 as wide as
+    tall) and one turned a quarter, read as turned, are."""
+    from vision.recognize import TOO_WIDE, too_wide
+
+    def box(w: float, h: float) -> np.ndarray:
+        return np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
+
+    assert too_wide(box(430, 276), sideways=False)
+    assert not too_wide(box(260, 350), sideways=False)
+    assert not too_wide(box(350, 260), sideways=True)  # a turned tile in a meld
+    assert too_wide(box(260, 260 * TOO_WIDE + 1), sideways=True)  # too tall to be turned
+    assert not too_wide(box(330, 280), sideways=False)  # a nearly square face seen at a slant
 
 
 def test_a_face_down_tile_outside_a_kong_of_four_is_pointed_at() -> None:

@@ -38,6 +38,16 @@ characters read as 5 at 0.70, generated scene 09045). At 0.75 none does on the
 four sets it was chosen on (700 hands; a set generated afterwards, real-10, has
 one in 51), and fewer right hands carry a warning than run 10 gave at 0.7
 (benchmark: 138 of 193 against 155 of 192)."""
+TOO_WIDE = 1.35
+"""A face whose outline, as the player reads it, is this many times wider than
+tall (or taller than wide, for a face read turned a quarter) is not one tile,
+and is marked for the player to check however surely it was read. A tile is
+about 0.75 as wide as tall, so turned a quarter 1.33. Two bonus tiles side by
+side were cut as one face turned a quarter and read upright (4f at 0.8, its
+outline 1.56 as wide as tall; fresh-54 54063); a hand of right tiles with no
+other mark, the missing flower went unreported. On the benchmark and fresh-54
+(5 128 faces) the faces of hands read right reach 1.27, and the only three
+at 1.39-1.56 are in hands read wrong (forty-ninth session)."""
 BONUS_CODES = frozenset({f"{i}{s}" for s in "fg" for i in range(1, 5)})
 SHOWN_READINGS = 3
 """A tile shows its reading and the next two as alternatives (the page offers
@@ -70,6 +80,12 @@ readings (code, probability; most probable first), block by block; ``None``
 keeps the classifier's first readings. The service passes
 :func:`scoring.likely_hand.most_likely`: vision does not know what a winning
 hand is."""
+HandSettles = Callable[[Sequence[Sequence[Sequence[tuple[str, float]]]], float],
+                       list[list[bool]]]
+"""Says, block by block, which tiles' first readings the hand settles: those
+that no other winning reading of the tiles less sure than the given mark
+changes. Such a tile is not marked for the player to check. The service
+passes :func:`scoring.likely_hand.settled`."""
 
 
 @dataclass(frozen=True)
@@ -163,6 +179,7 @@ def recognize(
     classifier: Classifier | None = None,
     keep_crops: bool = False,
     hand_reader: HandReader | None = None,
+    hand_settles: HandSettles | None = None,
 ) -> Recognition:
     """Find, name and group the tiles in an RGB photo.
 
@@ -172,6 +189,9 @@ def recognize(
     ``hand_reader`` may replace unsure readings by alternatives that make a
     winning hand (:data:`HandReader`); the tiles it changed are listed in a
     ``read_as_winning_hand`` warning and keep their low-confidence mark.
+    ``hand_settles`` lifts that mark from the other tiles whose reading the
+    hand settles (:data:`HandSettles`); a face too wide to be one tile
+    (:data:`TOO_WIDE`) is marked however surely it was read.
     The first call tunes the process's allocator to keep freed memory for the
     next photo (:func:`vision.allocator.keep_freed_memory`).
     """
@@ -197,7 +217,7 @@ def recognize(
 
     def read_with(cut: Segmentation) -> tuple[Recognition, list[int]]:
         return _read(image, cut, scale, classifier, keep_crops, width, height, hand_reader,
-                     memo)
+                     hand_settles, memo)
 
     read, quads = read_with(seg)
     if table := table_backs(read.tiles, read.groups):
@@ -251,7 +271,7 @@ def _miscounted(read: Recognition) -> bool:
 
 def _read(image: np.ndarray, seg: Segmentation, scale: float, classifier: Classifier,
           keep_crops: bool, width: int, height: int, hand_reader: HandReader | None,
-          memo: _Memo) -> tuple[Recognition, list[int]]:
+          hand_settles: HandSettles | None, memo: _Memo) -> tuple[Recognition, list[int]]:
     """The photo read with ``seg``'s quads, and the quad each tile was read from."""
     from vision.group import reading_direction
 
@@ -292,9 +312,11 @@ def _read(image: np.ndarray, seg: Segmentation, scale: float, classifier: Classi
             readings.append([("back", 1.0)])
         else:
             readings.append(ranking[i] or [("none", float(guesses[i].confidence))])
-    changed = _read_as_hand(readings, [p.block for p in layout.order], hand_reader)
+    blocks = [p.block for p in layout.order]
+    changed = _read_as_hand(readings, blocks, hand_reader)
+    settled = _settled_by_hand(readings, blocks, hand_settles)
     tiles: list[RecognizedTile] = []
-    for place, options in zip(layout.order, readings, strict=True):
+    for n, (place, options) in enumerate(zip(layout.order, readings, strict=True)):
         i = keep[place.tile]
         q = seg.quads[i]
         outline = ordered[i] if not flipped else ordered[i][[2, 3, 0, 1]]
@@ -310,7 +332,9 @@ def _read(image: np.ndarray, seg: Segmentation, scale: float, classifier: Classi
         tiles.append(RecognizedTile(
             len(tiles), code, conf, alts, orient, q.face_down, sideways,
             tuple((float(x), float(y)) for x, y in outline), place.row, place.block,
-            conf < LOW_CONFIDENCE, crop if keep_crops else None,
+            (conf < LOW_CONFIDENCE and (n in changed or n not in settled))
+            or (not q.face_down and too_wide(outline, sideways)),
+            crop if keep_crops else None,
         ))
     groups = _groups(tiles)
     tiles = [_regroup(t, groups) for t in tiles]
@@ -319,14 +343,24 @@ def _read(image: np.ndarray, seg: Segmentation, scale: float, classifier: Classi
                        flipped), [keep[place.tile] for place in layout.order]
 
 
+def too_wide(outline: np.ndarray, sideways: bool) -> bool:
+    """Whether a face with ``outline`` (TL, TR, BR, BL as the player reads it) is
+    too wide, or for a face read turned a quarter too tall, to be one tile
+    (:data:`TOO_WIDE`)."""
+    o = np.asarray(outline, np.float64)
+    width = float(np.linalg.norm(o[1] - o[0]) + np.linalg.norm(o[2] - o[3])) / 2
+    height = float(np.linalg.norm(o[3] - o[0]) + np.linalg.norm(o[2] - o[1])) / 2
+    long, short = (height, width) if sideways else (width, height)
+    return long >= TOO_WIDE * max(short, 1e-9)
+
+
 def _read_as_hand(readings: list[list[tuple[str, float]]], blocks: Sequence[int],
                   hand_reader: HandReader | None) -> list[int]:
     """Let ``hand_reader`` choose among each tile's readings; put the chosen one
     first (in place) and return the positions whose reading changed."""
     if hand_reader is None or not readings:
         return []
-    ids = sorted(set(blocks))
-    members = [[n for n, b in enumerate(blocks) if b == block] for block in ids]
+    members = _members(blocks)
     chosen = hand_reader([[readings[n] for n in m] for m in members])
     if chosen is None:
         return []
@@ -337,6 +371,22 @@ def _read_as_hand(readings: list[list[tuple[str, float]]], blocks: Sequence[int]
                 readings[n].sort(key=lambda option: option[0] != code)
                 changed.append(n)
     return sorted(changed)
+
+
+def _settled_by_hand(readings: list[list[tuple[str, float]]], blocks: Sequence[int],
+                     hand_settles: HandSettles | None) -> set[int]:
+    """The positions whose first reading ``hand_settles`` says the hand settles."""
+    if hand_settles is None or not readings:
+        return set()
+    members = _members(blocks)
+    says = hand_settles([[readings[n] for n in m] for m in members], LOW_CONFIDENCE)
+    return {n for m, flags in zip(members, says, strict=True)
+            for n, flag in zip(m, flags, strict=True) if flag}
+
+
+def _members(blocks: Sequence[int]) -> list[list[int]]:
+    """The positions in each block, blocks in the order of their ids."""
+    return [[n for n, b in enumerate(blocks) if b == block] for block in sorted(set(blocks))]
 
 
 TURN_TRUST = 0.6
