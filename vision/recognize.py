@@ -312,9 +312,9 @@ def _read(image: np.ndarray, seg: Segmentation, scale: float, classifier: Classi
             readings.append([("back", 1.0)])
         else:
             readings.append(ranking[i] or [("none", float(guesses[i].confidence))])
-    blocks = [p.block for p in layout.order]
-    changed = _read_as_hand(readings, blocks, hand_reader)
-    settled = _settled_by_hand(readings, blocks, hand_settles)
+    members = _members([p.block for p in layout.order])
+    changed = _read_as_hand(readings, members, hand_reader)
+    settled = _settled_by_hand(readings, members, hand_settles)
     tiles: list[RecognizedTile] = []
     for n, (place, options) in enumerate(zip(layout.order, readings, strict=True)):
         i = keep[place.tile]
@@ -354,13 +354,13 @@ def too_wide(outline: np.ndarray, sideways: bool) -> bool:
     return long >= TOO_WIDE * max(short, 1e-9)
 
 
-def _read_as_hand(readings: list[list[tuple[str, float]]], blocks: Sequence[int],
+def _read_as_hand(readings: list[list[tuple[str, float]]], members: list[list[int]],
                   hand_reader: HandReader | None) -> list[int]:
-    """Let ``hand_reader`` choose among each tile's readings; put the chosen one
-    first (in place) and return the positions whose reading changed."""
+    """Let ``hand_reader`` choose among each tile's readings (``members``: the
+    positions in each block); put the chosen one first (in place) and return the
+    positions whose reading changed."""
     if hand_reader is None or not readings:
         return []
-    members = _members(blocks)
     chosen = hand_reader([[readings[n] for n in m] for m in members])
     if chosen is None:
         return []
@@ -373,12 +373,11 @@ def _read_as_hand(readings: list[list[tuple[str, float]]], blocks: Sequence[int]
     return sorted(changed)
 
 
-def _settled_by_hand(readings: list[list[tuple[str, float]]], blocks: Sequence[int],
+def _settled_by_hand(readings: list[list[tuple[str, float]]], members: list[list[int]],
                      hand_settles: HandSettles | None) -> set[int]:
     """The positions whose first reading ``hand_settles`` says the hand settles."""
     if hand_settles is None or not readings:
         return set()
-    members = _members(blocks)
     says = hand_settles([[readings[n] for n in m] for m in members], LOW_CONFIDENCE)
     return {n for m, flags in zip(members, says, strict=True)
             for n, flag in zip(m, flags, strict=True) if flag}
