@@ -11,8 +11,9 @@ cheapest first (a reading costs how much less probable the classifier finds
 it), and changes nothing when the first reading already is a winning hand or
 when no reading within a few changes is: a tile that the photo does not show
 is not invented, and only tiles the classifier is unsure of are changed.
-The same search says which unsure tiles the hand settles (:func:`settled`):
-those that no other winning reading changes need no check by the player.
+The same readings, searched block by block and all of them, say which unsure
+tiles the hand settles (:func:`settled`): those that no other winning reading
+changes need no check by the player.
 
 Pure: it knows tile codes and probabilities, nothing of images. The blocks are
 what the photo shows (tiles separated by gaps); which block is the concealed
@@ -27,6 +28,7 @@ import heapq
 import math
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
+from itertools import combinations, product
 
 from scoring.decompose import is_complete
 from scoring.tiles import BACK, BONUS_TILES, PLAYING_TILES, TileParseError, tile
@@ -49,6 +51,12 @@ SURE = 0.7
 the tiles a player is already asked to check (the page marks them) may be."""
 MAX_TRIES = 1500
 """Readings checked at most, so a hopeless photo costs about 11 ms (16 unsure tiles)."""
+MAX_CHECKS = 5000
+"""Readings of single blocks checked at most by :func:`settled`, about 20 ms. Its
+search goes block by block (:meth:`_Search.winning_changes`), so it finishes
+where :data:`MAX_TRIES` readings of the whole hand would not: four unsure tiles
+with ten alternatives each make 4 640 readings of the hand, but a meld keeps
+only the one or two of its own that are still a set."""
 
 
 def most_likely(blocks: Sequence[Sequence[Sequence[Option]]]) -> list[list[str]] | None:
@@ -62,7 +70,7 @@ def most_likely(blocks: Sequence[Sequence[Sequence[Option]]]) -> list[list[str]]
     search = _Search(blocks, SURE)
     if is_winning(search.codes):
         return None
-    return next((reading for _, reading in search.readings() if is_winning(reading)), None)
+    return next((reading for reading in search.readings() if is_winning(reading)), None)
 
 
 def settled(blocks: Sequence[Sequence[Sequence[Option]]], unsure: float) -> list[list[bool]]:
@@ -78,25 +86,23 @@ def settled(blocks: Sequence[Sequence[Sequence[Option]]], unsure: float) -> list
     4 dots in 3-4-5 dots whose 5 dots would make 3-5-5. A tile that another
     winning reading changes stays unsettled (a flower or a season: any other
     bonus tile wins as well), and so does every tile when the first readings
-    make no winning hand, or when the search stops (:data:`MAX_TRIES`) before
+    make no winning hand, or when the search stops (:data:`MAX_CHECKS`) before
     it has tried every reading."""
     none = [[False] * len(block) for block in blocks]
     search = _Search(blocks, unsure)
     if not is_winning(search.codes):
         return none
-    changed: set[tuple[int, int]] = set()
-    for tiles, reading in search.readings():
-        if is_winning(reading):
-            changed.update(tiles)
-    if not search.finished:
+    changed = search.winning_changes()
+    if changed is None:
         return none
     return [[(b, t) not in changed for t in range(len(block))] for b, block in enumerate(blocks)]
 
 
 class _Search:
     """Readings of a hand with one to :data:`MAX_CHANGES` of its unsure tiles read
-    as an alternative, cheapest first: a reading costs how much less probable
-    the classifier finds it (the sum of log ratios to each tile's first reading)."""
+    as an alternative: cheapest first (:meth:`readings`; a reading costs how much
+    less probable the classifier finds it, the sum of log ratios to each tile's
+    first reading), or every winning one (:meth:`winning_changes`)."""
 
     def __init__(self, blocks: Sequence[Sequence[Sequence[Option]]], sure: float) -> None:
         self.blocks = blocks
@@ -110,11 +116,9 @@ class _Search:
                 continue
             self.steps.extend((s, k, math.log(best / max(p, 1e-9)))
                               for k, (_, p) in enumerate(options[1:], 1) if p >= MIN_PROBABILITY)
-        self.finished = False
-        """Whether :meth:`readings` tried every reading (it stops at :data:`MAX_TRIES`)."""
 
-    def readings(self) -> Iterator[tuple[list[tuple[int, int]], list[list[str]]]]:
-        """Each reading as (the tiles it changes, by block and place; its codes)."""
+    def readings(self) -> Iterator[list[list[str]]]:
+        """Each reading's codes, block by block, cheapest first."""
         heap: list[tuple[float, tuple[int, ...]]] = [(0.0, ())]  # cost, indices into steps
         tries = 0
         while heap and tries < MAX_TRIES:
@@ -122,20 +126,86 @@ class _Search:
             tries += 1
             if chosen:
                 reading = [list(block) for block in self.codes]
-                tiles = []
                 for i in chosen:
                     s, k, _ = self.steps[i]
                     b, t = self.slots[s]
                     reading[b][t] = self.blocks[b][t][k][0]
-                    tiles.append((b, t))
-                yield tiles, reading
+                yield reading
             if len(chosen) == MAX_CHANGES:
                 continue
             used = {self.steps[i][0] for i in chosen}
             for i in range(chosen[-1] + 1 if chosen else 0, len(self.steps)):
                 if self.steps[i][0] not in used:
                     heapq.heappush(heap, (cost + self.steps[i][2], (*chosen, i)))
-        self.finished = not heap
+
+    def winning_changes(self) -> set[tuple[int, int]] | None:
+        """The tiles (by block and place) that some winning reading other than the
+        first changes, or ``None`` when there are too many readings to try.
+
+        Why block by block: every block of a winning hand is a set, a winning
+        concealed hand or bonus tiles on its own, so each block's readings are
+        checked alone first (:func:`_block_may_win`), and only the combinations
+        of those that pass are checked as a whole hand. It finds the same
+        readings as :meth:`readings` would, all of them, at a fraction of the
+        cost."""
+        checks = 0
+        passing: list[list[tuple[tuple[int, ...], list[str]]]] = []
+        for b, block in enumerate(self.blocks):
+            alternatives: dict[int, list[int]] = {}  # tile -> its options' places
+            for s, k, _ in self.steps:
+                if self.slots[s][0] == b:
+                    alternatives.setdefault(self.slots[s][1], []).append(k)
+            changing = [tiles for n in range(1, MAX_CHANGES + 1)
+                        for tiles in combinations(sorted(alternatives), n)]
+            checks += sum(math.prod(len(alternatives[t]) for t in tiles) for tiles in changing)
+            if checks > MAX_CHECKS:
+                return None
+            kept: list[tuple[tuple[int, ...], list[str]]] = [((), self.codes[b])]
+            for tiles in changing:
+                for ks in product(*(alternatives[t] for t in tiles)):
+                    codes = list(self.codes[b])
+                    for t, k in zip(tiles, ks, strict=True):
+                        codes[t] = block[t][k][0]
+                    if _block_may_win(codes):
+                        kept.append((tiles, codes))
+            passing.append(kept)
+
+        # the tiles changed so far (by block and place), the blocks read so far
+        readings: list[tuple[tuple[tuple[int, int], ...], list[list[str]]]] = [((), [])]
+        for b, kept in enumerate(passing):
+            readings = [(done + tuple((b, t) for t in more), [*reading, block_codes])
+                        for done, reading in readings for more, block_codes in kept
+                        if len(done) + len(more) <= MAX_CHANGES]
+            checks += len(readings)
+            if checks > MAX_CHECKS:
+                return None
+        return {place for done, reading in readings if done and is_winning(reading)
+                for place in done}
+
+
+def _block_may_win(codes: Sequence[str]) -> bool:
+    """Whether one block, read as ``codes``, may belong to a winning hand: bonus
+    tiles once each, and the others a set, a winning concealed hand (with as many
+    melds as its size leaves) or nothing. What only the whole hand can say (which
+    block is the concealed hand, no tile five times) :func:`is_winning` checks."""
+    try:
+        faces = [_index(c) for c in codes]
+    except TileParseError:
+        return False
+    bonus = [i for i in faces if i in _BONUS]
+    if len(bonus) != len(set(bonus)):
+        return False
+    group = [i for i in faces if i not in _BONUS]
+    if not group:
+        return True
+    if len(group) % 3 != 2:
+        return _meld_tiles(tuple(group)) is not None
+    if len(group) > 14 or BACK.index in group:
+        return False
+    hidden = [0] * 34
+    for i in group:
+        hidden[i] += 1
+    return max(hidden) <= 4 and is_complete(hidden, (14 - len(group)) // 3)
 
 
 def is_winning(blocks: Sequence[Sequence[str]]) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -9,7 +10,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from datasets.scene_layout import random_hand
-from scoring.likely_hand import MAX_CHANGES, MAX_TRIES, SURE, is_winning, most_likely, settled
+from scoring.likely_hand import (
+    MAX_CHANGES,
+    MAX_CHECKS,
+    MAX_TRIES,
+    SURE,
+    is_winning,
+    most_likely,
+    settled,
+)
 
 Reading = list[list[tuple[str, float]]]
 
@@ -166,11 +175,30 @@ def test_nothing_is_settled_when_the_first_readings_make_no_hand() -> None:
 
 
 def test_nothing_is_settled_when_the_search_is_cut_short() -> None:
-    # fourteen unsure tiles with three alternatives each: more readings than MAX_TRIES
+    # fourteen unsure tiles with three alternatives each: more readings than MAX_CHECKS
     options = {c: [(c, 0.5), ("1z", 0.2), ("2z", 0.2), ("3z", 0.1)] for c in set(codes(HAND))}
     blocks = [[options[c] for c in codes(HAND)]]
-    assert math.comb(14 * 3, 3) > MAX_TRIES
+    assert math.comb(14, 3) * 3**3 > MAX_CHECKS
     assert settled(blocks, UNSURE) == [[False] * 14]
+
+
+def test_melds_are_searched_block_by_block() -> None:
+    """Four unsure tiles, one per block, each with twelve alternatives: 1 + 48 +
+    864 + 6 912 readings of the hand, more than most_likely's MAX_TRIES, but
+    only a few readings of each block are sets or a winning hand."""
+    others = ["1z", "2z", "3z", "4z", "5z", "6z", "7z", "1f", "2f", "3f", "1s", "2s", "9p"]
+
+    def unsure(code: str) -> list[tuple[str, float]]:
+        return [(code, 0.6), *[(c, 0.03) for c in others if c != code][:12]]
+
+    blocks = [[*sure("1m 2m 3m"), unsure("5s"), *sure("5s")],
+              [*sure("2p 3p"), unsure("4p")], [*sure("7s 8s"), unsure("9s")],
+              [*sure("1z 1z"), unsure("1z")]]
+    assert sum(math.comb(4, n) * 12**n for n in range(MAX_CHANGES + 1)) > MAX_TRIES
+    flags = settled(blocks, UNSURE)
+    # the pair's 5s has no other winning reading; the pung's east is read 1z
+    # twice more, any other third tile breaks it; 4p and 9s end their chows
+    assert flags == [[True] * 5, [True] * 3, [True] * 3, [True] * 3]
 
 
 @settings(max_examples=60, deadline=None)
@@ -185,3 +213,31 @@ def test_a_settled_tile_is_never_one_that_a_likely_misreading_hides(
         for t, options in enumerate(block):
             if options[0][0] != truth[b][t]:
                 assert not flags[b][t]
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10_000), unsure=st.lists(st.integers(0, 30), min_size=1, max_size=5),
+       others=st.lists(st.sampled_from(["1m", "5p", "9s", "1z", "5z", "1f", "2g", "back"]),
+                       min_size=1, max_size=3))
+def test_the_block_search_finds_every_winning_reading(
+        seed: int, unsure: list[int], others: list[str]) -> None:
+    """The block-by-block search settles exactly the tiles that trying every
+    reading of the whole hand, one by one, settles."""
+    truth, blocks = misread_hand(seed, [])
+    flat = [(b, t) for b, block in enumerate(truth) for t in range(len(block))]
+    for u in unsure:
+        b, t = flat[u % len(flat)]
+        blocks[b][t] = [(truth[b][t], 0.6), *[(c, 0.05) for c in others if c != truth[b][t]]]
+    options = [(b, t, code) for b, t in flat for code, _ in blocks[b][t][1:]]
+    changed = set()
+    for n in range(1, MAX_CHANGES + 1):
+        for chosen in itertools.combinations(options, n):
+            if len({(b, t) for b, t, _ in chosen}) < n:
+                continue
+            reading = [list(block) for block in truth]
+            for b, t, code in chosen:
+                reading[b][t] = code
+            if is_winning(reading):
+                changed.update((b, t) for b, t, _ in chosen)
+    assert settled(blocks, UNSURE) == [[(b, t) not in changed for t in range(len(block))]
+                                       for b, block in enumerate(truth)]
