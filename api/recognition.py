@@ -54,11 +54,11 @@ def recognize_photo(data: bytes, settings: Settings, *, annotate: bool = False) 
             f"The photo is {width}x{height} pixels: too small to show the tiles. "
             "Send the photo as the camera took it.",
         )
-    from scoring.likely_hand import most_likely, settled
+    from scoring.likely_hand import most_likely, other_winning_faces
     from vision.recognize import recognize  # heavy (OpenCV, onnxruntime): after the checks
 
     found = recognize(photo.image, scale=photo.scale, hand_reader=most_likely,
-                      hand_settles=settled)
+                      hand_alternatives=other_winning_faces)
     picture = None
     if annotate:
         from vision.annotate import annotate as draw

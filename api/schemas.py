@@ -176,12 +176,22 @@ class ScoreResponse(BaseModel):
     hand: dict[str, Any] | None = None
 
 
+class TileAlternative(BaseModel):
+    model_config = _OPEN
+    code: str
+    confidence: float
+    wins: bool = Field(
+        default=False, description="This face, with up to two other unsure tiles read "
+        "otherwise, would also make a winning hand: a likely correction. Such faces are "
+        "listed after the classifier's next two, however far down it ranked them")
+
+
 class RecognizedTile(BaseModel):
     model_config = _OPEN
     index: int
     code: str
     confidence: float
-    alternatives: list[dict[str, Any]] = Field(default_factory=list)
+    alternatives: list[TileAlternative] = Field(default_factory=list)
     orientation: int = 0
     face_down: bool = False
     sideways: bool = False
@@ -199,7 +209,8 @@ class RecognitionResponse(BaseModel):
     model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{
         "image": {"width": 4032, "height": 3024},
         "tiles": [{"index": 0, "code": "5p", "confidence": 0.99,
-                   "alternatives": [{"code": "6p", "confidence": 0.005}], "orientation": 0,
+                   "alternatives": [{"code": "6p", "confidence": 0.005, "wins": False}],
+                   "orientation": 0,
                    "face_down": False, "sideways": False,
                    "outline": [[812, 1400], [990, 1400], [990, 1640], [812, 1640]],
                    "row": 0, "group": 0, "low_confidence": False}],

@@ -41,11 +41,15 @@ sys.path.insert(0, sys.argv[1])
 import vision
 assert vision.__file__.startswith(sys.argv[1]), vision.__file__
 from scoring.likely_hand import most_likely
-try:  # a base from before the forty-ninth session has no settling
-    from scoring.likely_hand import settled
-    settling = {"hand_settles": settled}
+try:  # the fiftieth session's settling, which also offers the winning faces
+    from scoring.likely_hand import other_winning_faces
+    settling = {"hand_alternatives": other_winning_faces}
 except ImportError:
-    settling = {}
+    try:  # the forty-ninth session's; a base from before it has no settling
+        from scoring.likely_hand import settled
+        settling = {"hand_settles": settled}
+    except ImportError:
+        settling = {}
 from vision.classify import TileClassifier
 from vision.photo import load_photo
 from vision.recognize import recognize

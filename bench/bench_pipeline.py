@@ -14,7 +14,7 @@ Tiles are named as the service names them: the classifier's readings, then the
 most probable winning hand among them (:mod:`scoring.likely_hand`);
 ``--no-hand-reading`` measures the classifier's first readings alone,
 ``--no-settling`` the low-confidence marks without the hand settling any
-(``scoring.likely_hand.settled``), and ``--no-second-stage`` the tile model
+(``scoring.likely_hand.other_winning_faces``), and ``--no-second-stage`` the tile model
 without its bonus reader (``vision.classify``).
 
 The real photos are product photos of whole sets with only some tiles labelled
@@ -198,7 +198,7 @@ def run_ours(photos: list[Path], truth_of: Any, tally: Tally,
              by_table: dict[str, Tally] | None = None, *, segment_only: bool = False,
              hand_reading: bool = True, settling: bool = True,
              second_stage: bool = True) -> None:
-    from scoring.likely_hand import most_likely, settled
+    from scoring.likely_hand import most_likely, other_winning_faces
     from vision.classify import TileClassifier
     from vision.photo import load_photo
     from vision.recognize import recognize
@@ -220,7 +220,7 @@ def run_ours(photos: list[Path], truth_of: Any, tally: Tally,
         else:
             rec = recognize(photo.image, scale=photo.scale, classifier=classifier,
                             hand_reader=most_likely if hand_reading else None,
-                            hand_settles=settled if settling else None)
+                            hand_alternatives=other_winning_faces if settling else None)
             found = [(np.array(t.outline), t.code) for t in rec.tiles]
             named_by_warnings = {i for w in rec.warnings for i in w.tiles}
             pointed, warned = [t.index in named_by_warnings for t in rec.tiles], bool(rec.warnings)

@@ -11,9 +11,10 @@ cheapest first (a reading costs how much less probable the classifier finds
 it), and changes nothing when the first reading already is a winning hand or
 when no reading within a few changes is: a tile that the photo does not show
 is not invented, and only tiles the classifier is unsure of are changed.
-The same readings, searched block by block and all of them, say which unsure
-tiles the hand settles (:func:`settled`): those that no other winning reading
-changes need no check by the player.
+The same readings, searched block by block and all of them, say which faces
+of each unsure tile would also make a winning hand (:func:`other_winning_faces`):
+a tile with none is settled and needs no check by the player (:func:`settled`),
+and the others' are the faces to offer the player first.
 
 Pure: it knows tile codes and probabilities, nothing of images. The blocks are
 what the photo shows (tiles separated by gaps); which block is the concealed
@@ -52,8 +53,8 @@ the tiles a player is already asked to check (the page marks them) may be."""
 MAX_TRIES = 1500
 """Readings checked at most, so a hopeless photo costs about 11 ms (16 unsure tiles)."""
 MAX_CHECKS = 5000
-"""Readings of single blocks checked at most by :func:`settled`, about 20 ms. Its
-search goes block by block (:meth:`_Search.winning_changes`), so it finishes
+"""Readings of single blocks checked at most by :func:`other_winning_faces`, about
+15 ms. Its search goes block by block (:meth:`_Search.winning_faces`), so it finishes
 where :data:`MAX_TRIES` readings of the whole hand would not: four unsure tiles
 with ten alternatives each make 4 640 readings of the hand, but a meld keeps
 only the one or two of its own that are still a set."""
@@ -73,36 +74,45 @@ def most_likely(blocks: Sequence[Sequence[Sequence[Option]]]) -> list[list[str]]
     return next((reading for reading in search.readings() if is_winning(reading)), None)
 
 
-def settled(blocks: Sequence[Sequence[Sequence[Option]]], unsure: float) -> list[list[bool]]:
-    """For each tile, whether the hand settles its first reading.
+def other_winning_faces(blocks: Sequence[Sequence[Sequence[Option]]],
+                        unsure: float) -> list[list[tuple[str, ...]]] | None:
+    """For each tile, the faces other than its first reading that some other
+    winning reading gives it, most probable first; ``None`` when the first
+    readings make no winning hand or when there are too many readings to try.
 
     Why: a tile the classifier reads less surely than ``unsure`` is marked for
     the player to check, and on about half the photos of hands read right
     some tile is (a 4 dots at 0.6, its 5 dots at 0.3). But the photo shows a
-    winning hand, so when the first readings make one and none of the tile's
-    likely alternatives does, with up to :data:`MAX_CHANGES` tiles read
-    otherwise (as :func:`most_likely` searches, tiles below ``unsure``
-    included), the hand has already answered the question the mark asks: a
-    4 dots in 3-4-5 dots whose 5 dots would make 3-5-5. A tile that another
-    winning reading changes stays unsettled (a flower or a season: any other
-    bonus tile wins as well), and so does every tile when the first readings
-    make no winning hand, or when the search stops (:data:`MAX_CHECKS`) before
-    it has tried every reading."""
-    none = [[False] * len(block) for block in blocks]
+    winning hand. When the first readings make one, the readings that also
+    win, with up to :data:`MAX_CHANGES` tiles below ``unsure`` read as one of
+    their alternatives (as :func:`most_likely` searches), are the only
+    questions left: a tile no other winning reading changes is settled
+    (:func:`settled`; a 4 dots in 3-4-5 dots whose 5 dots would make 3-5-5),
+    and for the others these are the faces to offer the player first (a 9
+    characters after 7-8 when 6-7-8 wins as well; a flower or a season: any
+    other bonus tile wins as well), whether or not the classifier ranked them
+    second or fifth. The search stops (``None``) past :data:`MAX_CHECKS`."""
     search = _Search(blocks, unsure)
     if not is_winning(search.codes):
-        return none
-    changed = search.winning_changes()
-    if changed is None:
-        return none
-    return [[(b, t) not in changed for t in range(len(block))] for b, block in enumerate(blocks)]
+        return None
+    return search.winning_faces()
+
+
+def settled(blocks: Sequence[Sequence[Sequence[Option]]], unsure: float) -> list[list[bool]]:
+    """For each tile, whether the hand settles its first reading: no other winning
+    reading changes it (:func:`other_winning_faces`). Nothing is settled when the
+    first readings make no winning hand or when the search stops short."""
+    faces = other_winning_faces(blocks, unsure)
+    if faces is None:
+        return [[False] * len(block) for block in blocks]
+    return [[not others for others in block] for block in faces]
 
 
 class _Search:
     """Readings of a hand with one to :data:`MAX_CHANGES` of its unsure tiles read
     as an alternative: cheapest first (:meth:`readings`; a reading costs how much
     less probable the classifier finds it, the sum of log ratios to each tile's
-    first reading), or every winning one (:meth:`winning_changes`)."""
+    first reading), or every winning one (:meth:`winning_faces`)."""
 
     def __init__(self, blocks: Sequence[Sequence[Sequence[Option]]], sure: float) -> None:
         self.blocks = blocks
@@ -138,9 +148,9 @@ class _Search:
                 if self.steps[i][0] not in used:
                     heapq.heappush(heap, (cost + self.steps[i][2], (*chosen, i)))
 
-    def winning_changes(self) -> set[tuple[int, int]] | None:
-        """The tiles (by block and place) that some winning reading other than the
-        first changes, or ``None`` when there are too many readings to try.
+    def winning_faces(self) -> list[list[tuple[str, ...]]] | None:
+        """For each tile, the faces that winning readings other than the first give
+        it, in the order of its options; ``None`` past :data:`MAX_CHECKS`.
 
         Why block by block: every block of a winning hand is a set, a winning
         concealed hand or bonus tiles on its own, so each block's readings are
@@ -179,8 +189,10 @@ class _Search:
             checks += len(readings)
             if checks > MAX_CHECKS:
                 return None
-        return {place for done, reading in readings if done and is_winning(reading)
-                for place in done}
+        found = {(b, t, reading[b][t]) for done, reading in readings
+                 if done and is_winning(reading) for b, t in done}
+        return [[tuple(code for code, _ in options[1:] if (b, t, code) in found)
+                 for t, options in enumerate(block)] for b, block in enumerate(self.blocks)]
 
 
 def _block_may_win(codes: Sequence[str]) -> bool:

@@ -69,3 +69,14 @@ def test_missing_photo_and_non_photo_are_clear_errors(
     assert main(["scan", str(text), "--json"]) == 2
     err = json.loads(capsys.readouterr().out)["error"]
     assert err["code"] == "not_an_image"
+
+
+@needs_model
+def test_recognize_prints_the_faces_that_would_also_win(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Generated scene 13: a white dragon read at 0.72 in 4p 4p 5z 5z 5z, whose
+    4 dots would also make a winning hand (4p 4p 4p 5z 5z)."""
+    path = save_scene(generate_scene(13, size=(1600, 1200), tilt=15.0, flipped=False),
+                      tmp_path, "hand")
+    assert main(["recognize", str(path)]) == 0
+    assert "4p 4p 5z 5z?(4p) 5z" in capsys.readouterr().out

@@ -17,6 +17,7 @@ from scoring.likely_hand import (
     SURE,
     is_winning,
     most_likely,
+    other_winning_faces,
     settled,
 )
 
@@ -157,6 +158,18 @@ def test_a_flower_is_never_settled_by_the_hand() -> None:
     # any other bonus tile makes the same winning hand
     blocks = [sure(HAND), [[("1f", 0.6), ("1g", 0.3)], *sure("2f")]]
     assert settled(blocks, UNSURE) == [[True] * 14, [False, True]]
+
+
+def test_the_other_winning_faces_are_given_in_the_order_of_the_readings() -> None:
+    # 1-8 characters, a pung and a pair wait on 9m, 6m and 3m (789, 678, 345)
+    blocks = [[*sure("1m 2m 3m 4m 5m 6m 7m 8m"),
+               [("9m", 0.6), ("6m", 0.2), ("2p", 0.1), ("3m", 0.05)],
+               *sure("1p 1p 1p 5s 5s")], [[("1f", 0.6), ("7z", 0.2), ("1g", 0.1)], *sure("2f")]]
+    assert other_winning_faces(blocks, UNSURE) == [
+        [(), (), (), (), (), (), (), (), ("6m", "3m"), (), (), (), (), ()], [("1g",), ()]]
+    # with no winning hand first there is nothing to say
+    blocks[0][0] = [("9p", 0.6), ("1m", 0.3)]
+    assert other_winning_faces(blocks, UNSURE) is None
 
 
 def test_a_tile_between_the_hand_readers_mark_and_the_checks_is_searched_too() -> None:

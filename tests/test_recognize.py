@@ -103,7 +103,7 @@ def test_a_tile_the_hand_settles_is_not_marked_to_check() -> None:
     """Generated scene 34: its 8 characters is read at 0.55, below the mark that asks
     the player to check it, but no other likely reading of it makes a winning
     hand, so the hand settles it; the same photo's codes are unchanged."""
-    from scoring.likely_hand import most_likely, settled
+    from scoring.likely_hand import most_likely, other_winning_faces
     from vision.recognize import LOW_CONFIDENCE, recognize
 
     scene = generate_scene(34, size=(1200, 900))
@@ -115,9 +115,9 @@ def test_a_tile_the_hand_settles_is_not_marked_to_check() -> None:
 
     def settles(blocks, mark):  # type: ignore[no-untyped-def]
         asked.append(mark)
-        return settled(blocks, mark)
+        return other_winning_faces(blocks, mark)
 
-    rec = recognize(scene.image, hand_reader=most_likely, hand_settles=settles)
+    rec = recognize(scene.image, hand_reader=most_likely, hand_alternatives=settles)
     assert asked == [LOW_CONFIDENCE]
     assert rec.codes == plain.codes == [t.code for t in scene.tiles]
     assert not any(t.low_confidence for t in rec.tiles)
@@ -136,9 +136,37 @@ def test_a_tile_the_hand_reader_changed_keeps_its_mark_though_settled() -> None:
         return codes
 
     rec = recognize(scene.image, hand_reader=second_choice_for_the_first_tile,
-                    hand_settles=lambda blocks, mark: [[True] * len(b) for b in blocks])
+                    hand_alternatives=lambda blocks, mark: [[()] * len(b) for b in blocks])
     assert rec.tiles[0].low_confidence
     assert not any(t.low_confidence for t in rec.tiles[1:])
+
+
+@needs_model
+def test_faces_that_also_win_are_offered_among_the_alternatives() -> None:
+    """A tile that another winning reading changes keeps its mark (if read below
+    0.75), and that reading's face is offered even where the classifier ranked it
+    fifth, after the two alternatives shown, marked ``wins``."""
+    from vision.recognize import LOW_CONFIDENCE, SHOWN_READINGS, recognize
+
+    scene = generate_scene(32, size=(1200, 900))
+    fifth: list[str] = []
+
+    def fifth_face_of_the_first_tile_wins(blocks, mark):  # type: ignore[no-untyped-def]
+        fifth.append(blocks[0][0][4][0])
+        faces: list[list[tuple[str, ...]]] = [[()] * len(b) for b in blocks]
+        faces[0][0] = (fifth[0],)
+        return faces
+
+    rec = recognize(scene.image, hand_alternatives=fifth_face_of_the_first_tile_wins)
+    first = rec.tiles[0]
+    shown = [a.code for a in first.alternatives]
+    assert len(shown) == SHOWN_READINGS and shown[-1] == fifth[0]
+    assert [a.wins for a in first.alternatives] == [False] * (SHOWN_READINGS - 1) + [True]
+    assert first.to_dict()["alternatives"][-1]["wins"] is True
+    assert first.low_confidence == (first.confidence < LOW_CONFIDENCE)
+    # every other tile is settled: none is marked, none offers a winning face
+    assert not any(t.low_confidence for t in rec.tiles[1:])
+    assert not any(a.wins for t in rec.tiles[1:] for a in t.alternatives)
 
 
 @needs_model

@@ -256,6 +256,39 @@ def test_upload_a_photo_see_tiles_and_score_then_correct_a_tile(
     wait_score_text(page, before)
 
 
+def test_a_tile_to_check_offers_first_the_faces_that_also_win(
+        phone: Page, tmp_path: Path) -> None:
+    """Generated scene 13: a white dragon read at 0.72, whose 4 dots, the
+    classifier's third choice, would also make a winning hand. The dialog offers
+    that face first, apart from the classifier's other guesses."""
+    from datasets.scenes import generate_scene, save_scene
+
+    path = save_scene(generate_scene(13, size=(1600, 1200), tilt=15.0, flipped=False),
+                      tmp_path, "hand")
+    with phone.expect_response("**/api/v1/recognize") as answer:
+        phone.locator("#photo-file").set_input_files(str(path))
+    tiles = answer.value.json()["tiles"]
+    offering = [t for t in tiles if any(a["wins"] for a in t["alternatives"])]
+    assert offering, "scene 13 no longer has a tile with a winning alternative"
+    tile = offering[0]
+    assert tile["low_confidence"]
+    wins = [a["code"] for a in tile["alternatives"] if a["wins"]]
+    others = [a["code"] for a in tile["alternatives"] if not a["wins"]]
+
+    phone.locator(f"#groups .tile[data-id='{tile['index']}']").click()
+    offered = phone.locator("#alternatives")
+    expect(offered).to_contain_text("Also a winning hand:")
+    codes = "buttons => buttons.map(b => b.dataset.code)"
+    assert offered.locator(".tile.wins").evaluate_all(codes) == wins[:4]
+    assert offered.locator(".tile:not(.wins)").evaluate_all(codes) == others[:4]
+    shot(phone, "photo-tile-also-wins-phone")
+    offered.locator(f".tile.wins[data-code='{wins[0]}']").click()
+    expect(phone.locator("#tile-dialog")).to_be_hidden()
+    expect(phone.locator(f"#groups .tile[data-id='{tile['index']}']")).to_have_attribute(
+        "data-code", wins[0])
+    expect(phone.locator("#score")).to_have_attribute("data-state", "valid")
+
+
 def test_a_file_that_is_not_an_image_shows_an_error(phone: Page) -> None:
     phone.locator("#photo-file").set_input_files(
         {"name": "hand.jpg", "mimeType": "image/jpeg", "buffer": b"these are my tiles, honest"}

@@ -51,7 +51,8 @@ at 1.39-1.56 are in hands read wrong (forty-ninth session)."""
 BONUS_CODES = frozenset({f"{i}{s}" for s in "fg" for i in range(1, 5)})
 SHOWN_READINGS = 3
 """A tile shows its reading and the next two as alternatives (the page offers
-them); the hand reader sees them all."""
+them), and after them any other face that would also make a winning hand
+(:data:`HandAlternatives`); the hand reader sees them all."""
 
 
 class _Guess(Protocol):
@@ -80,18 +81,22 @@ readings (code, probability; most probable first), block by block; ``None``
 keeps the classifier's first readings. The service passes
 :func:`scoring.likely_hand.most_likely`: vision does not know what a winning
 hand is."""
-HandSettles = Callable[[Sequence[Sequence[Sequence[tuple[str, float]]]], float],
-                       list[list[bool]]]
-"""Says, block by block, which tiles' first readings the hand settles: those
-that no other winning reading of the tiles less sure than the given mark
-changes. Such a tile is not marked for the player to check. The service
-passes :func:`scoring.likely_hand.settled`."""
+HandAlternatives = Callable[[Sequence[Sequence[Sequence[tuple[str, float]]]], float],
+                            list[list[tuple[str, ...]]] | None]
+"""Says, block by block, which faces other than each tile's first reading would
+also make a winning hand, with the tiles less sure than the given mark read
+otherwise; ``None`` when it cannot say (the first readings make no winning
+hand). A tile with none is settled: the hand answers the question its mark
+asks, so it is not marked for the player to check. The others' faces are
+offered among its alternatives. The service passes
+:func:`scoring.likely_hand.other_winning_faces`."""
 
 
 @dataclass(frozen=True)
 class Alternative:
     code: str
     confidence: float
+    wins: bool = False  # it would also make a winning hand (HandAlternatives)
 
 
 @dataclass(frozen=True)
@@ -114,8 +119,8 @@ class RecognizedTile:
     def to_dict(self) -> dict[str, Any]:
         return {
             "index": self.index, "code": self.code, "confidence": round(self.confidence, 4),
-            "alternatives": [{"code": a.code, "confidence": round(a.confidence, 4)}
-                             for a in self.alternatives],
+            "alternatives": [{"code": a.code, "confidence": round(a.confidence, 4),
+                              "wins": a.wins} for a in self.alternatives],
             "orientation": int(self.orientation), "face_down": bool(self.face_down),
             "sideways": bool(self.sideways),
             "outline": [[round(x, 1), round(y, 1)] for x, y in self.outline],
@@ -179,7 +184,7 @@ def recognize(
     classifier: Classifier | None = None,
     keep_crops: bool = False,
     hand_reader: HandReader | None = None,
-    hand_settles: HandSettles | None = None,
+    hand_alternatives: HandAlternatives | None = None,
 ) -> Recognition:
     """Find, name and group the tiles in an RGB photo.
 
@@ -189,9 +194,11 @@ def recognize(
     ``hand_reader`` may replace unsure readings by alternatives that make a
     winning hand (:data:`HandReader`); the tiles it changed are listed in a
     ``read_as_winning_hand`` warning and keep their low-confidence mark.
-    ``hand_settles`` lifts that mark from the other tiles whose reading the
-    hand settles (:data:`HandSettles`); a face too wide to be one tile
-    (:data:`TOO_WIDE`) is marked however surely it was read.
+    ``hand_alternatives`` lifts that mark from the other tiles whose reading
+    the hand settles, and adds to the alternatives of the rest the faces that
+    would also make a winning hand, marked ``wins`` (:data:`HandAlternatives`);
+    a face too wide to be one tile (:data:`TOO_WIDE`) is marked however surely
+    it was read.
     The first call tunes the process's allocator to keep freed memory for the
     next photo (:func:`vision.allocator.keep_freed_memory`).
     """
@@ -217,7 +224,7 @@ def recognize(
 
     def read_with(cut: Segmentation) -> tuple[Recognition, list[int]]:
         return _read(image, cut, scale, classifier, keep_crops, width, height, hand_reader,
-                     hand_settles, memo)
+                     hand_alternatives, memo)
 
     read, quads = read_with(seg)
     if table := table_backs(read.tiles, read.groups):
@@ -271,7 +278,8 @@ def _miscounted(read: Recognition) -> bool:
 
 def _read(image: np.ndarray, seg: Segmentation, scale: float, classifier: Classifier,
           keep_crops: bool, width: int, height: int, hand_reader: HandReader | None,
-          hand_settles: HandSettles | None, memo: _Memo) -> tuple[Recognition, list[int]]:
+          hand_alternatives: HandAlternatives | None,
+          memo: _Memo) -> tuple[Recognition, list[int]]:
     """The photo read with ``seg``'s quads, and the quad each tile was read from."""
     from vision.group import reading_direction
 
@@ -314,7 +322,7 @@ def _read(image: np.ndarray, seg: Segmentation, scale: float, classifier: Classi
             readings.append(ranking[i] or [("none", float(guesses[i].confidence))])
     members = _members([p.block for p in layout.order])
     changed = _read_as_hand(readings, members, hand_reader)
-    settled = _settled_by_hand(readings, members, hand_settles)
+    winning = _winning_faces(readings, members, hand_alternatives)
     tiles: list[RecognizedTile] = []
     for n, (place, options) in enumerate(zip(layout.order, readings, strict=True)):
         i = keep[place.tile]
@@ -322,7 +330,9 @@ def _read(image: np.ndarray, seg: Segmentation, scale: float, classifier: Classi
         outline = ordered[i] if not flipped else ordered[i][[2, 3, 0, 1]]
         outline = outline / scale
         code, conf = options[0]
-        alts = tuple(Alternative(c, p) for c, p in options[1:SHOWN_READINGS])
+        wins = winning.get(n, ())
+        alts = tuple(Alternative(c, p, c in wins) for k, (c, p) in enumerate(options[1:], 1)
+                     if k < SHOWN_READINGS or c in wins)
         guess, crop, sideways = guesses.get(i), crops[i], q.sideways
         if i in both_ways:  # the face lies the way that gives its reading more weight
             as_cut, turned = both_ways[i]
@@ -332,7 +342,7 @@ def _read(image: np.ndarray, seg: Segmentation, scale: float, classifier: Classi
         tiles.append(RecognizedTile(
             len(tiles), code, conf, alts, orient, q.face_down, sideways,
             tuple((float(x), float(y)) for x, y in outline), place.row, place.block,
-            (conf < LOW_CONFIDENCE and (n in changed or n not in settled))
+            (conf < LOW_CONFIDENCE and (n in changed or n not in winning or bool(wins)))
             or (not q.face_down and too_wide(outline, sideways)),
             crop if keep_crops else None,
         ))
@@ -373,14 +383,17 @@ def _read_as_hand(readings: list[list[tuple[str, float]]], members: list[list[in
     return sorted(changed)
 
 
-def _settled_by_hand(readings: list[list[tuple[str, float]]], members: list[list[int]],
-                     hand_settles: HandSettles | None) -> set[int]:
-    """The positions whose first reading ``hand_settles`` says the hand settles."""
-    if hand_settles is None or not readings:
-        return set()
-    says = hand_settles([[readings[n] for n in m] for m in members], LOW_CONFIDENCE)
-    return {n for m, flags in zip(members, says, strict=True)
-            for n, flag in zip(m, flags, strict=True) if flag}
+def _winning_faces(readings: list[list[tuple[str, float]]], members: list[list[int]],
+                   hand_alternatives: HandAlternatives | None) -> dict[int, tuple[str, ...]]:
+    """For each position, the other faces that ``hand_alternatives`` says would
+    also make a winning hand; empty when it cannot say."""
+    if hand_alternatives is None or not readings:
+        return {}
+    says = hand_alternatives([[readings[n] for n in m] for m in members], LOW_CONFIDENCE)
+    if says is None:
+        return {}
+    return {n: faces for m, block in zip(members, says, strict=True)
+            for n, faces in zip(m, block, strict=True)}
 
 
 def _members(blocks: Sequence[int]) -> list[list[int]]:

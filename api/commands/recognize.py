@@ -46,13 +46,13 @@ def add_photo_arguments(parser: argparse.ArgumentParser) -> None:
 def recognize_photo(args: argparse.Namespace) -> Any:
     """Decode ``args.photo``, recognise it and write ``--annotate``; raises PhotoError,
     FileNotFoundError (no model) or OSError (cannot write)."""
-    from scoring.likely_hand import most_likely, settled
+    from scoring.likely_hand import most_likely, other_winning_faces
     from vision.photo import load_photo
     from vision.recognize import recognize
 
     photo = load_photo(args.photo, max_side=DECODE_SIDE)
     recognition = recognize(photo.image, scale=photo.scale, hand_reader=most_likely,
-                            hand_settles=settled)
+                            hand_alternatives=other_winning_faces)
     if args.annotate is not None:
         from PIL import Image
 
@@ -80,12 +80,19 @@ def run_recognition(args: argparse.Namespace) -> tuple[Any, int | None]:
                           code="bad_output")
 
 
+def format_tile(tile: Any) -> str:
+    """``9m``, ``9m?`` to check, ``9m?(6m/3m)`` when 6m or 3m would also make a winning hand."""
+    wins = "/".join(a.code for a in tile.alternatives if a.wins)
+    return f"{tile.code}{'?' if tile.low_confidence else ''}{f'({wins})' if wins else ''}"
+
+
 def format_recognition(recognition: Any) -> str:
-    """Tiles per group, the player's left to right, ``?`` after tiles to check."""
+    """Tiles per group, the player's left to right, ``?`` after tiles to check and
+    in brackets the faces that would also make a winning hand."""
     lines = []
     for g in recognition.groups:
         tiles = [recognition.tiles[i] for i in g.tiles]
-        text = " ".join(t.code + ("?" if t.low_confidence else "") for t in tiles)
+        text = " ".join(format_tile(t) for t in tiles)
         lines.append(f"row {g.row} {g.kind:<9} {text}")
     for w in recognition.warnings:
         where = f" (tiles {', '.join(str(i) for i in w.tiles)})" if w.tiles else ""

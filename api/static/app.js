@@ -895,12 +895,17 @@ function openEdit(id) {
     group.tiles.indexOf(id) > 0 ? act(t("split_here"), () => splitAt(id)) : null,
     act(t("remove_tile"), () => removeTile(id)),
   ].filter(Boolean));
-  const alternatives = (tile.alternatives ?? []).map((a) => a.code).filter((code) => code && code !== tile.code && tileByCode(code));
-  if (tile.read && tile.read !== tile.code) alternatives.unshift(tile.read);
+  // the faces that would also make a winning hand come first: they are the likely corrections
+  const offered = (tile.alternatives ?? []).filter((a) => a.code && a.code !== tile.code && tileByCode(a.code));
+  const winning = offered.filter((a) => a.wins).map((a) => a.code);
+  const alternatives = offered.filter((a) => !a.wins).map((a) => a.code);
+  if (tile.read && tile.read !== tile.code && !winning.includes(tile.read)) alternatives.unshift(tile.read);
   // picking a face, even the one read, means the player has checked the tile
   const pick = (code) => { tile.code = code; tile.low = false; closeDialog(); render(); scheduleScore(); };
-  $("alternatives").replaceChildren(...(alternatives.length
-    ? [el("span", { class: "maybe" }, t("maybe")), ...alternatives.slice(0, 4).map((code) => paletteButton(code, pick))] : []));
+  const offer = (label, codes, extra) => (codes.length
+    ? [el("span", { class: "offer" }, el("span", { class: "maybe" }, t(label)),
+      ...codes.slice(0, 4).map((code) => paletteButton(code, pick, extra)))] : []);
+  $("alternatives").replaceChildren(...offer("also_wins", winning, "wins"), ...offer("maybe", alternatives, ""));
   fillPalette(pick, tile.code);
   showDialog();
 }
