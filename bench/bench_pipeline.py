@@ -100,12 +100,18 @@ class Tally:
     right_hands_warned: int = 0
     right_hands_pointed: int = 0
     """Tiles that a warning asks the player to check, on hands read right."""
+    misread_offered: int = 0
+    """Misnamed tiles whose true face is among their alternatives (the page offers them)."""
+    misread_offered_two: int = 0
+    """... among the first two: the classifier's next two faces, as offered before the
+    faces that also win were added (fiftieth session)."""
 
     def add(self, found: list[tuple[np.ndarray, str]], truth: list[tuple[np.ndarray, str]],
             *, complete: bool, name: str = "", pointed: list[bool] | None = None,
-            warned: bool = False) -> None:
+            warned: bool = False, offered: list[list[str]] | None = None) -> None:
         """Count one photo. ``pointed``: for each found tile, whether a warning names it
-        (a player is told to check it); ``warned``: whether the photo has any warning."""
+        (a player is told to check it); ``warned``: whether the photo has any warning;
+        ``offered``: each found tile's alternatives, in order."""
         m = match_outlines([f[0] for f in found], [t[0] for t in truth])
         named = sum(1 for i, j in m.pairs if found[i][1] == truth[j][1])
         misnamed = [(i, j) for i, j in m.pairs
@@ -115,6 +121,9 @@ class Tally:
             self.checked = True
             self.misread += len(misnamed)
             self.misread_pointed += sum(pointed[i] for i, _ in misnamed)
+        if offered is not None:
+            self.misread_offered += sum(truth[j][1] in offered[i] for i, j in misnamed)
+            self.misread_offered_two += sum(truth[j][1] in offered[i][:2] for i, j in misnamed)
             if complete:
                 self.wrong_hands += int(not right)
                 self.silent_wrong += int(not right and not warned)
@@ -147,7 +156,8 @@ class Tally:
             out.append(f"  exact hands {pct(self.exact, self.hands)}")
         if self.checked:
             out.append(f"  misnamed tiles that a warning points at: {self.misread_pointed} of "
-                       f"{self.misread}")
+                       f"{self.misread}; whose true face is offered: {self.misread_offered} "
+                       f"(among the classifier's next two: {self.misread_offered_two})")
             if complete:
                 out.append(f"  hands read wrong with no warning at all: {self.silent_wrong} of "
                            f"{self.wrong_hands}; hands read right with a warning: "
@@ -216,7 +226,7 @@ def run_ours(photos: list[Path], truth_of: Any, tally: Tally,
         if segment_only:  # the tiles' outlines only: names are left empty (never right)
             seg = segment(photo.image)
             found = [(q.corners / photo.scale, "") for q in seg.quads]
-            pointed, warned = None, False  # no names, no warnings to tally
+            pointed, warned, offered = None, False, None  # no names, no warnings to tally
         else:
             rec = recognize(photo.image, scale=photo.scale, classifier=classifier,
                             hand_reader=most_likely if hand_reading else None,
@@ -224,13 +234,14 @@ def run_ours(photos: list[Path], truth_of: Any, tally: Tally,
             found = [(np.array(t.outline), t.code) for t in rec.tiles]
             named_by_warnings = {i for w in rec.warnings for i in w.tiles}
             pointed, warned = [t.index in named_by_warnings for t in rec.tiles], bool(rec.warnings)
+            offered = [[a.code for a in t.alternatives] for t in rec.tiles]
         dt = time.perf_counter() - t0
         tally.seconds.append(dt)
         if path.suffix.lower() in (".jpg", ".jpeg") and _is_12mp(path):
             tally.seconds_12mp.append(dt)
         truth, complete = truth_of(path)
         tally.add(found, truth, complete=complete, name=path.stem, pointed=pointed,
-                  warned=warned)
+                  warned=warned, offered=offered)
         if by_table is not None:
             table = _table_of(path)
             by_table.setdefault(table, Tally()).add(found, truth, complete=complete)
