@@ -121,9 +121,10 @@ class Tally:
             self.checked = True
             self.misread += len(misnamed)
             self.misread_pointed += sum(pointed[i] for i, _ in misnamed)
-        if offered is not None:
-            self.misread_offered += sum(truth[j][1] in offered[i] for i, j in misnamed)
-            self.misread_offered_two += sum(truth[j][1] in offered[i][:2] for i, j in misnamed)
+            if offered is not None:
+                self.misread_offered += sum(truth[j][1] in offered[i] for i, j in misnamed)
+                self.misread_offered_two += sum(truth[j][1] in offered[i][:2]
+                                                for i, j in misnamed)
             if complete:
                 self.wrong_hands += int(not right)
                 self.silent_wrong += int(not right and not warned)
