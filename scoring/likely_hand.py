@@ -158,20 +158,22 @@ class _Search:
         of those that pass are checked as a whole hand. It finds the same
         readings as :meth:`readings` would, all of them, at a fraction of the
         cost."""
-        checks = 0
+        by_block: dict[int, dict[int, list[int]]] = {}  # block -> tile -> its options' places
+        for s, k, _ in self.steps:
+            b, t = self.slots[s]
+            by_block.setdefault(b, {}).setdefault(t, []).append(k)
+        changing = {b: [tiles for n in range(1, MAX_CHANGES + 1)
+                        for tiles in combinations(sorted(alternatives), n)]
+                    for b, alternatives in by_block.items()}
+        checks = sum(math.prod(len(by_block[b][t]) for t in tiles)
+                     for b, sets in changing.items() for tiles in sets)
+        if checks > MAX_CHECKS:
+            return None  # known before any is tried
         passing: list[list[tuple[tuple[int, ...], list[str]]]] = []
         for b, block in enumerate(self.blocks):
-            alternatives: dict[int, list[int]] = {}  # tile -> its options' places
-            for s, k, _ in self.steps:
-                if self.slots[s][0] == b:
-                    alternatives.setdefault(self.slots[s][1], []).append(k)
-            changing = [tiles for n in range(1, MAX_CHANGES + 1)
-                        for tiles in combinations(sorted(alternatives), n)]
-            checks += sum(math.prod(len(alternatives[t]) for t in tiles) for tiles in changing)
-            if checks > MAX_CHECKS:
-                return None
+            alternatives = by_block.get(b, {})
             kept: list[tuple[tuple[int, ...], list[str]]] = [((), self.codes[b])]
-            for tiles in changing:
+            for tiles in changing.get(b, []):
                 for ks in product(*(alternatives[t] for t in tiles)):
                     codes = list(self.codes[b])
                     for t, k in zip(tiles, ks, strict=True):
@@ -191,6 +193,8 @@ class _Search:
                 return None
         found = {(b, t, reading[b][t]) for done, reading in readings
                  if done and is_winning(reading) for b, t in done}
+        if not found:
+            return [[()] * len(block) for block in self.blocks]
         return [[tuple(code for code, _ in options[1:] if (b, t, code) in found)
                  for t, options in enumerate(block)] for b, block in enumerate(self.blocks)]
 
