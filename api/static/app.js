@@ -902,10 +902,11 @@ function openEdit(id) {
   if (tile.read && tile.read !== tile.code && !winning.includes(tile.read)) alternatives.unshift(tile.read);
   // picking a face, even the one read, means the player has checked the tile
   const pick = (code) => { tile.code = code; tile.low = false; closeDialog(); render(); scheduleScore(); };
+  // every face that wins (a flower's are the other seven bonus tiles at most); four guesses
   const offer = (label, codes, extra) => (codes.length
     ? [el("span", { class: "offer" }, el("span", { class: "maybe" }, t(label)),
-      ...codes.slice(0, 4).map((code) => paletteButton(code, pick, extra)))] : []);
-  $("alternatives").replaceChildren(...offer("also_wins", winning, "wins"), ...offer("maybe", alternatives, ""));
+      ...codes.map((code) => paletteButton(code, pick, extra)))] : []);
+  $("alternatives").replaceChildren(...offer("also_wins", winning, "wins"), ...offer("maybe", alternatives.slice(0, 4), ""));
   fillPalette(pick, tile.code);
   showDialog();
 }
