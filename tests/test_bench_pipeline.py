@@ -59,16 +59,20 @@ def test_warnings_are_tallied_against_the_tiles_they_point_at() -> None:
     without any warning is a silent wrong score; a right hand with one, a false alarm."""
     tally = bench.Tally()
     truth = _row(["1m", "2m", "3m"])
+    # the true face among the alternatives: 2m second, 3m third (a face that also wins)
     tally.add(_row(["1m", "5m", "3m"]), truth, complete=True, name="a",
-              pointed=[False, True, False], warned=True)
+              pointed=[False, True, False], warned=True, offered=[[], ["2m", "6m"], []])
     tally.add(_row(["1m", "2m", "4m"]), truth, complete=True, name="b",
-              pointed=[False, False, False], warned=False)
-    tally.add(truth, truth, complete=True, name="c", pointed=[True, False, True], warned=True)
+              pointed=[False, False, False], warned=False, offered=[[], [], ["5m", "2m", "3m"]])
+    tally.add(truth, truth, complete=True, name="c", pointed=[True, False, True], warned=True,
+              offered=[[], [], []])
     assert (tally.misread, tally.misread_pointed) == (2, 1)
+    assert (tally.misread_offered, tally.misread_offered_two) == (2, 1)
     assert (tally.wrong_hands, tally.silent_wrong, tally.right_hands_warned) == (2, 1, 1)
     assert tally.right_hands_pointed == 2  # the checks asked on hand "c", read right
     lines = tally.lines("ours", complete=True)
-    assert "  misnamed tiles that a warning points at: 1 of 2" in lines
+    assert ("  misnamed tiles that a warning points at: 1 of 2; whose true face is offered: 2"
+            " (among the classifier's next two: 1)") in lines
     assert any("with no warning at all: 1 of 2" in line for line in lines)
     assert any("read right with a warning: 1 of 1, 2 tiles to check on them" in line
                for line in lines)
