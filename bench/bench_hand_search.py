@@ -6,7 +6,8 @@ photo, and its cost grows with the unsure tiles and their alternatives; a
 photo's own latency is too noisy (15 % and more, ``bench_ab.py``) to show a
 few milliseconds. So this records the readings that the pipeline hands the
 search, once per photo set (``build/hand-readings/<set>.json``, read again on
-later runs), and times the search alone on them: per hand, the median of
+later runs; ``--record`` records them again, after a change to the pipeline),
+and times the search alone on them: per hand, the median of
 ``--rounds`` calls. ``--base OTHER_CHECKOUT`` times that checkout's
 ``scoring/likely_hand.py`` (its ``settled``, which every version since the
 forty-ninth session has) on the same readings in the same run, call by call
@@ -20,6 +21,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import math
 import statistics
 import sys
 import time
@@ -87,15 +89,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scenes", type=Path, default=ROOT / "build" / "scenes")
     parser.add_argument("--base", type=Path, help="another checkout to time in turn")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--record", action="store_true",
+                        help="record the readings again (the pipeline changed)")
+    parser.add_argument("--cache", type=Path, default=ROOT / "build" / "hand-readings",
+                        help="where the recorded readings are kept")
     args = parser.parse_args(argv)
 
     from scoring.likely_hand import is_winning
     from vision.recognize import LOW_CONFIDENCE
 
-    cache = ROOT / "build" / "hand-readings" / f"{args.scenes.resolve().name}.json"
+    cache = args.cache / f"{args.scenes.resolve().name}.json"
     hands: list[Blocks] = ([[[[tuple(o) for o in options] for options in block]
                              for block in hand] for hand in json.loads(cache.read_text())]
-                           if cache.is_file() else record(args.scenes, cache))
+                           if cache.is_file() and not args.record
+                           else record(args.scenes, cache))
     winning = [h for h in hands if is_winning([[o[0][0] for o in block] for block in h])]
     versions: dict[str, Any] = {"this checkout": load_module(ROOT)}
     if args.base is not None:
@@ -122,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{LOW_CONFIDENCE}")
     for name in versions:
         ms = sorted(1000 * s for s in seconds[name])
-        p90 = ms[int(0.9 * (len(ms) - 1))] if ms else float("nan")
+        p90 = ms[max(0, math.ceil(0.9 * len(ms)) - 1)] if ms else float("nan")  # nearest rank
         print(f"  {name:<14} median {statistics.median(ms):.3f} ms, 90th percentile "
               f"{p90:.2f} ms, worst {ms[-1]:.1f} ms; unsure tiles settled "
               f"{settled_tiles[name]}; hands it gave up on (nothing settled) {gave_up[name]}")
