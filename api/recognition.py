@@ -16,7 +16,7 @@ import base64
 import io
 import math
 from dataclasses import dataclass
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import anyio
 import anyio.to_thread
@@ -26,6 +26,9 @@ from PIL import Image
 from api.errors import ApiError
 from api.settings import Settings
 from vision.photo import Photo, load_photo
+
+if TYPE_CHECKING:
+    from vision.recognize import Recognition
 
 MIN_PHOTO_SIDE = 32
 """Pixels: below this on either side a photo cannot show a readable tile (and such
@@ -54,17 +57,25 @@ def recognize_photo(data: bytes, settings: Settings, *, annotate: bool = False) 
             f"The photo is {width}x{height} pixels: too small to show the tiles. "
             "Send the photo as the camera took it.",
         )
-    from scoring.likely_hand import most_likely, other_winning_faces
-    from vision.recognize import recognize  # heavy (OpenCV, onnxruntime): after the checks
-
-    found = recognize(photo.image, scale=photo.scale, hand_reader=most_likely,
-                      hand_alternatives=other_winning_faces)
+    found = read_tiles(photo)  # heavy (OpenCV, onnxruntime): after the checks
     picture = None
     if annotate:
         from vision.annotate import annotate as draw
 
         picture = _jpeg_data_url(draw(photo.image, found), settings.annotate_quality)
     return RecognizedPhoto(with_photo_size(found.to_dict(), photo), picture)
+
+
+def read_tiles(photo: Photo) -> Recognition:
+    """The photo's tiles as the service and ``mjlens`` read them: the hand chooses
+    among unsure readings (``most_likely``), settles the tiles it answers for and
+    offers the faces that would also win (``other_winning_faces``). Here because
+    only ``api`` wires ``scoring`` into ``vision``."""
+    from scoring.likely_hand import most_likely, other_winning_faces
+    from vision.recognize import recognize
+
+    return recognize(photo.image, scale=photo.scale, hand_reader=most_likely,
+                     hand_alternatives=other_winning_faces)
 
 
 def with_photo_size(recognition: dict[str, Any], photo: Photo) -> dict[str, Any]:

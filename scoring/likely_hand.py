@@ -204,14 +204,12 @@ def _block_may_win(codes: Sequence[str]) -> bool:
     tiles once each, and the others a set, a winning concealed hand (with as many
     melds as its size leaves) or nothing. What only the whole hand can say (which
     block is the concealed hand, no tile five times) :func:`is_winning` checks."""
-    try:
-        faces = [_index(c) for c in codes]
-    except TileParseError:
+    parted = _parted(codes)
+    if parted is None:
         return False
-    bonus = [i for i in faces if i in _BONUS]
+    bonus, group = parted
     if len(bonus) != len(set(bonus)):
         return False
-    group = [i for i in faces if i not in _BONUS]
     if not group:
         return True
     if len(group) % 3 != 2:
@@ -230,14 +228,16 @@ def is_winning(blocks: Sequence[Sequence[str]]) -> bool:
     The concealed hand is the block of 3n+2 playing tiles (melds have 3 or 4).
     Works on tile indices (:mod:`scoring.tiles`), not tiles: the search calls it
     thousands of times."""
-    try:
-        faces = [[_index(c) for c in block] for block in blocks]
-    except TileParseError:
-        return False  # "none" or another non-tile
-    bonus = [i for block in faces for i in block if i in _BONUS]
+    bonus: list[int] = []
+    groups: list[list[int]] = []
+    for block in blocks:
+        parted = _parted(block)
+        if parted is None:
+            return False
+        bonus += parted[0]
+        groups.append(parted[1])
     if len(bonus) != len(set(bonus)):
         return False
-    groups = [[i for i in block if i not in _BONUS] for block in faces]
     hands = [g for g in groups if len(g) % 3 == 2]
     if len(hands) != 1 or BACK.index in hands[0]:
         return False
@@ -258,6 +258,16 @@ def is_winning(blocks: Sequence[Sequence[str]]) -> bool:
         counts[i] += 1
     return (max(counts) <= 4 and sum(hidden) == 14 - 3 * melds
             and is_complete(hidden, melds))
+
+
+def _parted(codes: Sequence[str]) -> tuple[list[int], list[int]] | None:
+    """One block's bonus tiles and its other tiles, as indices; ``None`` when a code
+    names no tile ("none")."""
+    try:
+        faces = [_index(c) for c in codes]
+    except TileParseError:
+        return None
+    return [i for i in faces if i in _BONUS], [i for i in faces if i not in _BONUS]
 
 
 _BONUS = frozenset(t.index for t in BONUS_TILES)

@@ -20,7 +20,7 @@ import numpy as np
 from vision.allocator import keep_freed_memory
 from vision.backs import crop_colour, has_faces_colour
 from vision.group import is_flipped, lay_out
-from vision.rectify import crop_tile, order_corners
+from vision.rectify import crop_tile, order_corners, side_lengths
 from vision.segment import (
     WORK_SIDE,
     Segmentation,
@@ -357,9 +357,7 @@ def too_wide(outline: np.ndarray, sideways: bool) -> bool:
     """Whether a face with ``outline`` (TL, TR, BR, BL as the player reads it) is
     too wide, or for a face read turned a quarter too tall, to be one tile
     (:data:`TOO_WIDE`)."""
-    o = np.asarray(outline, np.float64)
-    width = float(np.linalg.norm(o[1] - o[0]) + np.linalg.norm(o[2] - o[3])) / 2
-    height = float(np.linalg.norm(o[3] - o[0]) + np.linalg.norm(o[2] - o[1])) / 2
+    width, height = side_lengths(outline)
     long, short = (height, width) if sideways else (width, height)
     return long >= TOO_WIDE * max(short, 1e-9)
 

@@ -36,6 +36,14 @@ def order_corners(quad: np.ndarray, right: np.ndarray) -> np.ndarray:
     return np.asarray(quad[[tl, tr, br, bl]], np.float64)
 
 
+def side_lengths(corners: np.ndarray) -> tuple[float, float]:
+    """A quad's width and height (TL, TR, BR, BL): the means of its opposite sides,
+    so that a face seen at an angle measures as the face, not as its bounding box."""
+    c = np.asarray(corners, np.float64)
+    return (float(np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[2] - c[3])) / 2,
+            float(np.linalg.norm(c[3] - c[0]) + np.linalg.norm(c[2] - c[1])) / 2)
+
+
 def crop_tile(image: np.ndarray, corners: np.ndarray, *, sideways: bool = False,
               size: tuple[int, int] = (CROP_W, CROP_H)) -> np.ndarray:
     """Warp the face with corners TL, TR, BR, BL (in ``image`` pixels) to a portrait crop.

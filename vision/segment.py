@@ -42,6 +42,7 @@ import cv2
 import numpy as np
 
 from vision.backs import has_faces_colour, of_faces_colour
+from vision.rectify import side_lengths
 
 WORK_SIDE = 1000
 """Longest side of the working copy (pixels): tiles stay >= ~25 px wide in a hand photo."""
@@ -384,13 +385,11 @@ class TileQuad:
     @property
     def height(self) -> float:
         """Length of the face along the row's up direction (pixels)."""
-        c = self.corners
-        return float((np.linalg.norm(c[3] - c[0]) + np.linalg.norm(c[2] - c[1])) / 2)
+        return side_lengths(self.corners)[1]
 
     @property
     def width(self) -> float:
-        c = self.corners
-        return float((np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[2] - c[3])) / 2)
+        return side_lengths(self.corners)[0]
 
 
 @dataclass(frozen=True)
@@ -1746,8 +1745,7 @@ def _upright_strip(gray: np.ndarray, blob_mask: np.ndarray, contour: np.ndarray,
     if any(c is None for c in corners):
         return rough
     quad = np.array(corners, np.float64)
-    width = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
-    height = (np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
+    width, height = side_lengths(quad)
     # a sane quadrilateral: convex, close to the rough rectangle
     if (not cv2.isContourConvex(quad.astype(np.float32)) or width < 0.7 * (x1 - x0)
             or width > 1.3 * (x1 - x0) or height < 0.5 * (y1 - y0) or height > 1.5 * (y1 - y0)):

@@ -46,13 +46,11 @@ def add_photo_arguments(parser: argparse.ArgumentParser) -> None:
 def recognize_photo(args: argparse.Namespace) -> Any:
     """Decode ``args.photo``, recognise it and write ``--annotate``; raises PhotoError,
     FileNotFoundError (no model) or OSError (cannot write)."""
-    from scoring.likely_hand import most_likely, other_winning_faces
+    from api.recognition import read_tiles
     from vision.photo import load_photo
-    from vision.recognize import recognize
 
     photo = load_photo(args.photo, max_side=DECODE_SIDE)
-    recognition = recognize(photo.image, scale=photo.scale, hand_reader=most_likely,
-                            hand_alternatives=other_winning_faces)
+    recognition = read_tiles(photo)
     if args.annotate is not None:
         from PIL import Image
 
