@@ -261,6 +261,42 @@ def test_a_face_in_doubt_is_read_both_ways_the_cut_way_first() -> None:
     assert _either_way(junk_as_cut, [("7s", 0.95)])[0][0] == "7s"
 
 
+def test_a_flower_read_inside_a_run_may_be_read_as_the_playing_tile_that_wins() -> None:
+    """Players set their bonus tiles apart: inside a run of playing tiles, a tile
+    read as a flower has its playing faces weighed up for the hand reader, which
+    can then reach the one that makes the hand win. The readings shown stay the
+    classifier's, and a face set apart is weighed as it was read."""
+    from scoring.likely_hand import most_likely
+    from vision.recognize import BONUS_IN_RUN, _bonus_set_apart, _read_as_hand
+
+    doubtful = [("4f", 0.697), ("1f", 0.087), ("1g", 0.024), ("5m", 0.0019),
+                ("8m", 0.001), ("2z", 0.0004)]
+
+    def hand(apart: bool) -> tuple[list[list[tuple[str, float]]], list[list[int]]]:
+        concealed = ["1p", "1p", "1p", "7p", "8p", "9p", "5s", "6s", "7s", "9s", "9s"]
+        readings = [[(c, 0.95)] for c in concealed] + [list(doubtful)]
+        readings += [[(c, 0.95)] for c in ("6m", "7m", "4f")]
+        blocks = [0] * 11 + ([1, 2, 2] if apart else [1, 1, 1]) + [3]
+        return readings, [[n for n, b in enumerate(blocks) if b == k]
+                          for k in sorted(set(blocks))]
+
+    readings, members = hand(apart=False)
+    view = _bonus_set_apart(readings, members)
+    assert view[:11] == readings[:11] and view[12:] == readings[12:]
+    assert view[11][0] == ("4f", 0.697)  # first and as sure as the classifier said
+    weighed = dict(view[11])
+    assert weighed["5m"] == pytest.approx(0.0019 / BONUS_IN_RUN)
+    assert weighed["1f"] == 0.087  # other bonus faces as they were
+    assert [p for _, p in view[11]] == sorted((p for _, p in view[11]), reverse=True)
+    assert readings[11] == doubtful  # the readings themselves are left alone
+
+    assert _read_as_hand(readings, members, most_likely) == [11]
+    assert readings[11][0] == ("5m", 0.0019)  # 5-6-7 characters: the likelier of 5m, 8m
+
+    readings, members = hand(apart=True)  # a block of its own: a flower set apart
+    assert _bonus_set_apart(readings, members) == readings
+
+
 @needs_model
 def test_an_upright_tile_taken_for_a_turned_one_is_read_upright(
         monkeypatch: pytest.MonkeyPatch) -> None:
