@@ -15,6 +15,7 @@ from __future__ import annotations
 import base64
 import io
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, BinaryIO
 
@@ -57,7 +58,8 @@ def recognize_photo(data: bytes, settings: Settings, *, annotate: bool = False) 
             f"The photo is {width}x{height} pixels: too small to show the tiles. "
             "Send the photo as the camera took it.",
         )
-    found = read_tiles(photo)  # heavy (OpenCV, onnxruntime): after the checks
+    found = read_tiles(photo, full_size=lambda: load_photo(  # heavy: after the checks
+        data, max_bytes=settings.max_upload_bytes, max_pixels=settings.max_pixels))
     picture = None
     if annotate:
         from vision.annotate import annotate as draw
@@ -66,16 +68,18 @@ def recognize_photo(data: bytes, settings: Settings, *, annotate: bool = False) 
     return RecognizedPhoto(with_photo_size(found.to_dict(), photo), picture)
 
 
-def read_tiles(photo: Photo) -> Recognition:
+def read_tiles(photo: Photo, full_size: Callable[[], Photo] | None = None) -> Recognition:
     """The photo's tiles as the service and ``mjlens`` read them: the hand chooses
     among unsure readings (``most_likely``), settles the tiles it answers for and
-    offers the faces that would also win (``other_winning_faces``). Here because
-    only ``api`` wires ``scoring`` into ``vision``."""
+    offers the faces that would also win (``other_winning_faces``); a photo
+    decoded smaller than it was taken, whose tiles do not count as a winning
+    hand, is read again from ``full_size()``. Here because only ``api`` wires
+    ``scoring`` into ``vision``."""
     from scoring.likely_hand import most_likely, other_winning_faces
     from vision.recognize import recognize
 
     return recognize(photo.image, scale=photo.scale, hand_reader=most_likely,
-                     hand_alternatives=other_winning_faces)
+                     hand_alternatives=other_winning_faces, full_size=full_size)
 
 
 def with_photo_size(recognition: dict[str, Any], photo: Photo) -> dict[str, Any]:

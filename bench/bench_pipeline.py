@@ -44,6 +44,7 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -208,7 +209,7 @@ def _table_of(path: Path) -> str:
 def run_ours(photos: list[Path], truth_of: Any, tally: Tally,
              by_table: dict[str, Tally] | None = None, *, segment_only: bool = False,
              hand_reading: bool = True, settling: bool = True,
-             second_stage: bool = True) -> None:
+             second_stage: bool = True, full_size: bool = True) -> None:
     from scoring.likely_hand import most_likely, other_winning_faces
     from vision.classify import TileClassifier
     from vision.photo import load_photo
@@ -231,7 +232,8 @@ def run_ours(photos: list[Path], truth_of: Any, tally: Tally,
         else:
             rec = recognize(photo.image, scale=photo.scale, classifier=classifier,
                             hand_reader=most_likely if hand_reading else None,
-                            hand_alternatives=other_winning_faces if settling else None)
+                            hand_alternatives=other_winning_faces if settling else None,
+                            full_size=partial(load_photo, path) if full_size else None)
             found = [(np.array(t.outline), t.code) for t in rec.tiles]
             named_by_warnings = {i for w in rec.warnings for i in w.tiles}
             pointed, warned = [t.index in named_by_warnings for t in rec.tiles], bool(rec.warnings)
@@ -290,6 +292,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-settling", action="store_true",
                         help="mark every tile read below the low-confidence mark, even where "
                              "the hand settles its reading (the service lets it)")
+    parser.add_argument("--no-full-size", action="store_true",
+                        help="never read a photo again at its full size (the service reads "
+                             "a photo whose tiles do not count right again so)")
     parser.add_argument("--no-second-stage", action="store_true",
                         help="the tile model alone, without its bonus reader")
     parser.add_argument("--failures", action="store_true",
@@ -323,7 +328,7 @@ def main(argv: list[str] | None = None) -> int:
         tables: dict[str, Tally] | None = {} if complete else None
         run_ours(photos, truth_of, ours, tables, segment_only=args.segment_only,
                  hand_reading=not args.no_hand_reading, settling=not args.no_settling,
-                 second_stage=not args.no_second_stage)
+                 second_stage=not args.no_second_stage, full_size=not args.no_full_size)
         print("\n".join(ours.lines(f"[ours] {name}", complete=complete)))
         if args.failures:
             print("\n".join(f"  failed: {line}" for line in ours.failures))

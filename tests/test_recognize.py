@@ -199,6 +199,46 @@ def test_the_hand_reader_may_choose_beyond_the_alternatives_shown() -> None:
 
 
 @needs_model
+def test_a_photo_that_does_not_count_right_is_read_again_at_full_size() -> None:
+    """A photo read smaller than it was taken whose tiles do not count as a winning
+    hand (generated scene 13 at a quarter of its size) is read again from its full
+    size, and that reading is kept when it counts right; a photo that counts right
+    is read once, and one whose full size cannot be decoded keeps its reading."""
+    from scoring.likely_hand import most_likely
+    from vision.photo import Photo, PhotoError
+    from vision.recognize import recognize
+
+    scene = generate_scene(13, size=(1600, 1200))
+    small = cv2.resize(scene.image, (400, 300), interpolation=cv2.INTER_AREA)
+    full = Photo(scene.image, (1600, 1200), 1.0, "JPEG")
+    calls: list[str] = []
+
+    def full_size() -> Photo:
+        calls.append("full size")
+        return full
+
+    def undecodable() -> Photo:
+        raise PhotoError("truncated", "The photo is cut short.")
+
+    alone = recognize(small, scale=0.25, hand_reader=most_likely)
+    assert any(w.code == "tile_count" for w in alone.warnings)  # the premise
+    closer = recognize(small, scale=0.25, hand_reader=most_likely, full_size=full_size)
+    assert calls == ["full size"]
+    assert closer == recognize(scene.image, hand_reader=most_likely)
+    assert not any(w.code == "tile_count" for w in closer.warnings)
+    assert sorted(closer.codes) == sorted(t.code for t in scene.tiles)
+    assert (closer.width, closer.height) == (alone.width, alone.height) == (1600, 1200)
+
+    assert recognize(small, scale=0.25, hand_reader=most_likely,
+                     full_size=undecodable) == alone
+
+    calls.clear()
+    half = cv2.resize(scene.image, (800, 600), interpolation=cv2.INTER_AREA)
+    recognize(half, scale=0.5, hand_reader=most_likely, full_size=full_size)
+    assert calls == []  # counted right at half size: read once
+
+
+@needs_model
 def test_outlines_are_in_the_original_photos_pixels() -> None:
     from vision.recognize import recognize
 

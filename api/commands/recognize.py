@@ -50,7 +50,7 @@ def recognize_photo(args: argparse.Namespace) -> Any:
     from vision.photo import load_photo
 
     photo = load_photo(args.photo, max_side=DECODE_SIDE)
-    recognition = read_tiles(photo)
+    recognition = read_tiles(photo, full_size=lambda: load_photo(args.photo))
     if args.annotate is not None:
         from PIL import Image
 
