@@ -84,6 +84,24 @@ def test_outlines_are_in_the_uploaded_photos_pixels(scene: Any) -> None:
     assert _matches_truth(rec["tiles"], list(scene.tiles)) >= 0.8
 
 
+def test_a_photo_that_does_not_count_right_is_read_again_at_full_size() -> None:
+    """Decoded at a quarter of its size, generated scene 13's tiles do not count as
+    a winning hand; the service reads the upload again at full size, where they do."""
+    from api.recognition import read_tiles
+    from datasets.scenes import generate_scene
+    from vision.photo import load_photo
+
+    hand = generate_scene(13, size=(1600, 1200))
+    once = read_tiles(load_photo(_jpeg(hand.image), max_side=400))
+    assert "tile_count" in {w.code for w in once.warnings}  # the premise
+    with TestClient(create_app(Settings(max_side=400))) as small:
+        rec = _post(small, "/api/v1/recognize", _jpeg(hand.image)).json()
+    assert rec["image"] == {"width": 1600, "height": 1200}
+    assert "tile_count" not in {w["code"] for w in rec["warnings"]}
+    assert sorted(t["code"] for t in rec["tiles"]) == sorted(t.code for t in hand.tiles)
+    assert _matches_truth(rec["tiles"], list(hand.tiles)) == 1.0
+
+
 def test_exif_rotated_upload_is_read_upright(client: TestClient, scene: Any,
                                              tmp_path: Path) -> None:
     from datasets.scenes import save_scene
