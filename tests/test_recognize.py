@@ -494,20 +494,46 @@ def test_a_kong_whose_backs_are_near_the_tables_colour_is_read_whole() -> None:
 def assert_read_exactly_as_the_benchmark_reads_it(seed: int, size: tuple[int, int], turn: int,
                                                  folder: Path, style: str = DEFAULT_STYLE) -> None:
     """A benchmark scene saved as ``python -m datasets.scenes`` saves it (JPEG, the
-    EXIF turn its seed drew) and decoded at the bench's size is read exactly:
+    EXIF turn its seed drew) and read as the bench reads it (decoded at 2000
+    pixels, at full size if it does not count right there) is read exactly:
     every outline found (IoU >= 0.5), nothing extra, every tile named right."""
+    assert read_exactly_as_the_benchmark_reads_it(seed, size, turn, folder, style)
+
+
+def read_exactly_as_the_benchmark_reads_it(seed: int, size: tuple[int, int], turn: int,
+                                           folder: Path, style: str = DEFAULT_STYLE) -> bool:
+    """Whether the scene is read exactly (:func:`assert_read_exactly_as_the_benchmark_reads_it`)."""
     from datasets.scenes import save_scene
     from scoring.likely_hand import most_likely
     from vision.photo import load_photo
     from vision.recognize import recognize
 
     scene = generate_scene(seed, size=size, style=style, compress=False)
-    photo = load_photo(save_scene(scene, folder, "hand", exif_turn=turn), max_side=2000)
-    rec = recognize(photo.image, scale=photo.scale, hand_reader=most_likely)
+    path = save_scene(scene, folder, "hand", exif_turn=turn)
+    photo = load_photo(path, max_side=2000)
+    rec = recognize(photo.image, scale=photo.scale, hand_reader=most_likely,
+                    full_size=lambda: load_photo(path))
     m = match_outlines([np.array(t.outline) for t in rec.tiles],
                        [np.array(t.outline) for t in scene.tiles])
-    assert m.recall == 1.0 and m.precision == 1.0
-    assert [t.code for t in rec.tiles] == [t.code for t in scene.tiles]
+    return (m.recall == 1.0 and m.precision == 1.0
+            and [t.code for t in rec.tiles] == [t.code for t in scene.tiles])
+
+
+@needs_model
+@pytest.mark.skipif("xmahjongg_real" not in available_sources(),
+                    reason="the xmahjongg Debian package is not installed")
+def test_a_hand_photographed_from_afar_is_read_again_closer(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fourteen small faces of a photo taken from afar (real-61 scene 61063): at the
+    decoded size each was cut in three (40 faces), at full size three were lost.
+    With the larger working copy it is read exactly."""
+    import vision.recognize
+
+    assert read_exactly_as_the_benchmark_reads_it(61063, (2448, 3264), 180, tmp_path,
+                                                  "xmahjongg_real")
+    monkeypatch.setattr(vision.recognize, "CLOSER_WORK_SIDE", vision.recognize.WORK_SIDE)
+    assert not read_exactly_as_the_benchmark_reads_it(61063, (2448, 3264), 180, tmp_path,
+                                                      "xmahjongg_real")
 
 
 @needs_model

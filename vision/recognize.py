@@ -24,6 +24,7 @@ from vision.photo import Photo, PhotoError
 from vision.rectify import crop_tile, order_corners, side_lengths
 from vision.segment import (
     WORK_SIDE,
+    WORK_SLACK,
     Segmentation,
     segment,
     with_kong_backs,
@@ -57,6 +58,11 @@ two more hands of the fifteen sets were read exactly (fresh-56 56053, fresh-60
 60037) and none fewer; 0.03 read the same hands; 0.2 and 0.3 only the second:
 the first needs its 5 characters, at 0.0019, weighed over ``MIN_PROBABILITY``
 (fifty-first session)."""
+CLOSER_WORK_SIDE = 1400
+"""The segmenter's working copy, in pixels along its longest side, when a photo
+whose tiles do not count as a winning hand is read again (:func:`_closer`). At
+1400, 21 of the 53 hands of seventeen sets that still did not count right at
+full size were read exactly, at 700 only 11 (fifty-first session)."""
 SHOWN_READINGS = 3
 """A tile shows its reading and the next two as alternatives (the page offers
 them), and after them any other face that would also make a winning hand
@@ -208,9 +214,9 @@ def recognize(
     would also make a winning hand, marked ``wins`` (:data:`HandAlternatives`);
     a face too wide to be one tile (:data:`TOO_WIDE`) is marked however surely
     it was read.
-    ``full_size`` gives the photo at its full size, when ``image`` is smaller:
-    a photo whose tiles do not count as a winning hand is read again from it
-    (:func:`_closer`).
+    A photo whose tiles do not count as a winning hand is read again closer
+    (:func:`_closer`): from ``full_size()``, the photo at its full size when
+    ``image`` is smaller, and with a larger working copy.
     The first call tunes the process's allocator to keep freed memory for the
     next photo (:func:`vision.allocator.keep_freed_memory`).
     """
@@ -226,46 +232,58 @@ def recognize(
 
         classifier = cast(Classifier, default_classifier())
     read = _recognize_at(image, scale, classifier, keep_crops, hand_reader, hand_alternatives)
-    if full_size is None or scale >= 1 or not _miscounted(read):
+    if not _miscounted(read):
         return read
-    return _closer(read, scale, full_size, classifier, keep_crops, hand_reader,
+    return _closer(read, image, scale, full_size, classifier, keep_crops, hand_reader,
                    hand_alternatives)
 
 
-def _closer(read: Recognition, scale: float, full_size: Callable[[], Photo],
-            classifier: Classifier, keep_crops: bool, hand_reader: HandReader | None,
-            hand_alternatives: HandAlternatives | None) -> Recognition:
-    """The photo read again at its full size, if its tiles count as a winning hand
-    there; else ``read``, as it was read at ``scale``.
+def _closer(read: Recognition, image: np.ndarray, scale: float,
+            full_size: Callable[[], Photo] | None, classifier: Classifier, keep_crops: bool,
+            hand_reader: HandReader | None, hand_alternatives: HandAlternatives | None
+            ) -> Recognition:
+    """The photo read again, closer, until its tiles count as a winning hand: at its
+    full size (``full_size()``, when ``image`` is smaller), then with the segmenter's
+    working copy :data:`CLOSER_WORK_SIDE` pixels long; ``read`` if neither counts.
 
     Why: photos are read at about 2000 pixels (decoding a phone's JPEG at half
-    size is several times faster), and a run of small faces may be cut into the
-    wrong number of faces there: a tile split in two, a meld cut as two faces
-    and a half, or the faces of a photo taken from afar each cut in three. The
-    same photo at its full size gives the segmenter and the classifier twice
-    the pixels. Only a hand that does not count right is read again, about one
-    photo in thirty of the generated sets, so the others cost nothing more: of
-    71 such hands of seventeen sets, 10 were then read exactly, and no hand was
-    read wrong without a warning (fifty-first session, docs/vision.md). A photo
-    that cannot be decoded at full size keeps its first reading."""
-    try:
-        photo = full_size()
-    except PhotoError:
-        return read
-    if photo.scale <= scale:
-        return read
-    again = _recognize_at(photo.image, photo.scale, classifier, keep_crops, hand_reader,
-                          hand_alternatives)
-    return read if _miscounted(again) else again
+    size is several times faster) and cut into faces on a copy of 1000 pixels
+    (:data:`vision.segment.WORK_SIDE`), and a run of small faces may be cut into
+    the wrong number of faces there: a tile split in two, a meld cut as a face
+    and a half, the faces of a photo taken from afar each cut in three. More
+    pixels cut them again otherwise. Only a hand that does not count right is
+    read again, about one photo in thirty of the generated sets, so the others
+    cost nothing more (fifty-first session, docs/vision.md: of 71 such hands of
+    seventeen sets, 10 were read exactly at full size and 21 more with the
+    larger copy, and none was read wrong without a warning). A photo that
+    cannot be decoded at full size is read closer as it is."""
+    sides: list[int] = []
+    if full_size is not None and scale < 1:
+        try:
+            photo: Photo | None = full_size()
+        except PhotoError:
+            photo = None
+        if photo is not None and photo.scale > scale:
+            image, scale = photo.image, photo.scale
+            sides.append(WORK_SIDE)
+    if max(image.shape[:2]) > WORK_SIDE * WORK_SLACK:  # else the same working copy
+        sides.append(CLOSER_WORK_SIDE)
+    for side in sides:
+        again = _recognize_at(image, scale, classifier, keep_crops, hand_reader,
+                              hand_alternatives, side)
+        if not _miscounted(again):
+            return again
+    return read
 
 
 def _recognize_at(image: np.ndarray, scale: float, classifier: Classifier, keep_crops: bool,
-                  hand_reader: HandReader | None, hand_alternatives: HandAlternatives | None
-                  ) -> Recognition:
-    """:func:`recognize` of one image, at its one size."""
+                  hand_reader: HandReader | None, hand_alternatives: HandAlternatives | None,
+                  work_side: int = WORK_SIDE) -> Recognition:
+    """:func:`recognize` of one image, at its one size, cut into faces on a working
+    copy ``work_side`` pixels long."""
     h, w = image.shape[:2]
     width, height = round(w / scale), round(h / scale)
-    seg = segment(image, work_side=WORK_SIDE)
+    seg = segment(image, work_side=work_side)
     if not seg.quads:
         return Recognition(width, height, (), (), (Warning(
             "no_tiles", "No tiles were found: photograph the hand from above, "
