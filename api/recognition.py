@@ -72,9 +72,10 @@ def read_tiles(photo: Photo, full_size: Callable[[], Photo] | None = None) -> Re
     """The photo's tiles as the service and ``mjlens`` read them: the hand chooses
     among unsure readings (``most_likely``), settles the tiles it answers for and
     offers the faces that would also win (``other_winning_faces``); a photo
-    decoded smaller than it was taken, whose tiles do not count as a winning
-    hand, is read again from ``full_size()``. Here because only ``api`` wires
-    ``scoring`` into ``vision``."""
+    whose tiles do not count as a winning hand is read again, closer: from
+    ``full_size()`` when ``photo`` was decoded smaller than it was taken
+    (``vision.recognize``). Here because only ``api`` wires ``scoring`` into
+    ``vision``."""
     from scoring.likely_hand import most_likely, other_winning_faces
     from vision.recognize import recognize
 

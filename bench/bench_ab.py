@@ -53,7 +53,8 @@ except ImportError:
 from vision.classify import TileClassifier
 from vision.photo import load_photo
 from vision.recognize import recognize
-# the fifty-first session's: a photo that does not count right read at full size
+# the fifty-first session's: a photo that does not count right is read again from its
+# full size
 closer = "full_size" in inspect.signature(recognize).parameters
 classifier = TileClassifier()
 side = int(sys.argv[2])

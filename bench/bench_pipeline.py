@@ -293,8 +293,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="mark every tile read below the low-confidence mark, even where "
                              "the hand settles its reading (the service lets it)")
     parser.add_argument("--no-full-size", action="store_true",
-                        help="never read a photo again at its full size (the service reads "
-                             "a photo whose tiles do not count right again so)")
+                        help="never decode a photo again at its full size (the service "
+                             "does, for a photo whose tiles do not count right)")
     parser.add_argument("--no-second-stage", action="store_true",
                         help="the tile model alone, without its bonus reader")
     parser.add_argument("--failures", action="store_true",
