@@ -539,6 +539,23 @@ def test_a_hand_photographed_from_afar_is_read_again_closer(
 @needs_model
 @pytest.mark.skipif("xmahjongg_real" not in available_sources(),
                     reason="the xmahjongg Debian package is not installed")
+def test_a_face_the_mask_lost_is_read_in_its_gap(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The scanned set's 8 dots, nearly all dark ink, was lost between its 7 and 9
+    dots (real-59 scene 59068): the hand was a tile short. The face-wide gap is
+    read, and the hand is read exactly; without that it is not."""
+    import vision.recognize
+
+    assert read_exactly_as_the_benchmark_reads_it(59068, (3264, 2448), 0, tmp_path,
+                                                  "xmahjongg_real")
+    monkeypatch.setattr(vision.recognize, "face_gaps", lambda seg: [])
+    assert not read_exactly_as_the_benchmark_reads_it(59068, (3264, 2448), 0, tmp_path,
+                                                      "xmahjongg_real")
+
+
+@needs_model
+@pytest.mark.skipif("xmahjongg_real" not in available_sources(),
+                    reason="the xmahjongg Debian package is not installed")
 def test_a_row_under_a_patch_of_table_is_cut_at_its_own_height(tmp_path: Path) -> None:
     """A lighter patch of the table, a face wide, joined the top of a row of
     fourteen (real-23 scene 41007, saved and decoded as the benchmark does): the

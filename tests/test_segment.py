@@ -26,9 +26,11 @@ from vision.segment import (
     _without_spurs,
     _work_scale,
     estimate_pitch,
+    face_gaps,
     masked_percentile,
     segment,
     split_1d,
+    with_face_between,
     with_kong_backs,
     with_other_cut,
     without,
@@ -264,6 +266,36 @@ def test_a_kongs_lost_backs_are_added_a_pitch_beyond_its_faces() -> None:
     assert with_kong_backs(one, [1, 2], [3, 3]) is not None
     at_edge = Segmentation((quad(15), quad(45)), (400, 100), (), 2.0)
     assert with_kong_backs(at_edge, [0, 1]) is None  # its left back would be off the picture
+
+
+def test_a_face_lost_in_a_row_is_looked_for_in_its_gap() -> None:
+    """A gap one face wide between two faces of a row, with nothing found in it, is
+    where a lost face may lie, even when the faces beside it took in part of it;
+    its face is the size of the row's faces. Two faces' gap, a gap already
+    holding a face, faces of another size or off the row are not gaps."""
+    def quad(x: float, width: float = 30, blob: int = 0, y: float = 10,
+             height: float = 40) -> TileQuad:
+        return TileQuad(np.array([[x, y], [x + width, y], [x + width, y + height],
+                                  [x, y + height]], float), blob, 0, False)
+
+    row = [quad(0), quad(30), quad(60, 38), quad(122, 38, blob=1), quad(160, blob=1)]
+    seg = Segmentation(tuple(row), (400, 100), (), 2.0)
+    ((left, right, corners),) = face_gaps(seg)
+    assert (left, right) == (2, 3)
+    assert np.allclose(corners, quad(95).corners)  # (the gap: 98 to 122)
+    joined = with_face_between(seg, left, right, corners)
+    assert [q.blob for q in joined.quads] == [0, 0, 0, 0, 0, 0]
+    assert np.allclose(joined.quads[-1].corners, corners) and not joined.quads[-1].sideways
+
+    def gaps(*quads: TileQuad) -> list[tuple[int, int]]:
+        return [(i, j) for i, j, _ in face_gaps(Segmentation(quads, (400, 100), (), 2.0))]
+
+    assert gaps(quad(0), quad(60)) == [(0, 1)]
+    assert gaps(quad(0), quad(90)) == []  # two faces' gap
+    assert gaps(quad(0), quad(36)) == []  # a meld set a little apart
+    assert gaps(quad(0), quad(60), quad(30)) == []  # the face is there
+    assert gaps(quad(0), quad(60, y=25)) == []  # off the row
+    assert gaps(quad(0), quad(60, height=55)) == []  # a nearer or farther row
 
 
 def test_pitch_and_cuts_of_a_periodic_seam_profile() -> None:

@@ -26,7 +26,9 @@ from vision.segment import (
     WORK_SIDE,
     WORK_SLACK,
     Segmentation,
+    face_gaps,
     segment,
+    with_face_between,
     with_kong_backs,
     with_other_cut,
     without,
@@ -160,6 +162,7 @@ class Group:
 @dataclass(frozen=True)
 class Warning:
     # no_tiles | cut_by_edge | low_confidence | tile_count | read_as_winning_hand | kong_backs
+    # | face_in_gap
     code: str
     message: str
     tiles: tuple[int, ...] = ()
@@ -324,6 +327,16 @@ def _recognize_at(image: np.ndarray, scale: float, classifier: Classifier, keep_
                 "kong_backs", f"{len(assumed)} face-down tile(s) were assumed beside two "
                 "faces of one tile set apart, as a concealed kong shows them: check them.",
                 assumed)))
+    # a face the mask lost, in a gap one face wide in a row, read surely as a tile
+    for left, right, corners in face_gaps(seg):
+        again, placed = read_with(with_face_between(seg, left, right, corners))
+        if _miscounted(again) or len(seg.quads) not in placed:
+            continue
+        found = placed.index(len(seg.quads))
+        if again.tiles[found].code != "none" and again.tiles[found].confidence >= LOW_CONFIDENCE:
+            return replace(again, warnings=(*again.warnings, Warning(
+                "face_in_gap", "1 tile was found in a gap one tile wide between two "
+                "others, where the first look saw none: check it.", (found,))))
     return read
 
 

@@ -358,6 +358,13 @@ MAX_RUN = 18
 (four kongs), and its flowers and seasons are set aside. Ink drawn in columns (a
 scanned set's 6 and 9 bamboo, its characters) made a 14-tile row read as 22
 narrower faces, generated scene 12114."""
+GAP_FACE = (0.6, 1.35)
+"""A gap where a lost face may lie (:func:`face_gaps`) is this many faces wide along
+the row (the faces beside it may have taken in part of the lost one)."""
+GAP_ALIGN = 0.25
+"""... and one's centre lies at most this share of a face's height off the other's row."""
+GAP_SIZE = 0.15
+"""... and their heights differ by at most this share: faces of one row."""
 
 
 @dataclass(frozen=True)
@@ -449,6 +456,61 @@ def with_kong_backs(seg: Segmentation, faces: Sequence[int], backs: Sequence[int
             return None
         added.append(TileQuad(corners, face.blob, face.line, sideways=False, face_down=True))
     return _with_quads(seg, [*seg.quads, *added]) if added else None
+
+
+def face_gaps(seg: Segmentation) -> list[tuple[int, int, np.ndarray]]:
+    """Where a face the mask lost may lie (:func:`with_face_between`): two upright faces
+    (indices into ``seg.quads``) of one row (:data:`GAP_SIZE`, :data:`GAP_ALIGN`) with
+    a gap about one face wide between them (:data:`GAP_FACE`) and nothing found in it,
+    and the corners of a face in that gap."""
+    upright = [i for i, q in enumerate(seg.quads) if not q.sideways and not q.face_down]
+    centres = np.array([q.centre for q in seg.quads]) if seg.quads else np.zeros((0, 2))
+    gaps = []
+    for i in upright:
+        a = seg.quads[i]
+        # the row's direction, and the faces of a's size (a face beside a gap may have
+        # taken in part of it: its own width is no measure)
+        along = a.corners[1] - a.corners[0] + a.corners[2] - a.corners[3]
+        along /= max(float(np.linalg.norm(along)), 1e-9)
+        widths = [seg.quads[k].width for k in upright
+                  if abs(seg.quads[k].height - a.height) <= GAP_SIZE * a.height]
+        width = float(np.median(widths))
+        a_end = (a.corners[1] + a.corners[2]) / 2  # the middle of a's right edge
+        for j in upright:
+            b = seg.quads[j]
+            b_start = (b.corners[0] + b.corners[3]) / 2
+            gap = b_start - a_end
+            if not (abs(b.height - a.height) <= GAP_SIZE * a.height
+                    and GAP_FACE[0] * width <= float(gap @ along) <= GAP_FACE[1] * width
+                    and abs(float(gap[0] * along[1] - gap[1] * along[0]))
+                    <= GAP_ALIGN * a.height):
+                continue
+            middle = (a_end + b_start) / 2
+            if (np.linalg.norm(centres - middle, axis=1) < width / 2).any():
+                continue  # something was found there
+            offsets = (a.corners + b.corners) / 2 - (a.centre + b.centre) / 2
+            across = offsets - np.outer(offsets @ along, along)
+            sides = np.outer(np.sign(offsets @ along) * width / 2, along)
+            gaps.append((i, j, middle + across + sides))
+    return gaps
+
+
+def with_face_between(seg: Segmentation, left: int, right: int, corners: np.ndarray
+                      ) -> Segmentation:
+    """``seg`` with a face at ``corners`` between the quads at ``left`` and ``right``
+    (as :func:`face_gaps` found them), and the runs on either side made one.
+
+    Why: a face drawn with ink nearly all over it (an 8 dots in large dark
+    circles, the scanned set's 9 dots) leaves little light face for the mask,
+    and the openings that clear specks off it clear that face too: the run
+    then breaks at it, and the hand is a tile short with a face-wide gap in a
+    row (real-49 49008, real-59 59068). A hand that does not count right has
+    its gaps tried; the classifier reads the face there, and the hand's count
+    says whether it is a tile (:func:`vision.recognize.recognize`)."""
+    a, b = seg.quads[left], seg.quads[right]
+    added = TileQuad(corners, a.blob, a.line, sideways=False)
+    quads = [replace(q, blob=a.blob) if q.blob == b.blob else q for q in seg.quads]
+    return _with_quads(seg, [*quads, added])
 
 
 def without(seg: Segmentation, drop: Sequence[int]) -> Segmentation:
