@@ -505,8 +505,9 @@ def with_face_between(seg: Segmentation, left: int, right: int, corners: np.ndar
     and the openings that clear specks off it clear that face too: the run
     then breaks at it, and the hand is a tile short with a face-wide gap in a
     row (real-49 49008, real-59 59068). A hand that does not count right has
-    its gaps tried; the classifier reads the face there, and the hand's count
-    says whether it is a tile (:func:`vision.recognize.recognize`)."""
+    its gaps tried: a face there is kept when the classifier reads it surely
+    as a tile and the hand then counts right (:func:`vision.recognize.recognize`;
+    a patch of table is read as nothing, or as a tile unsurely)."""
     a, b = seg.quads[left], seg.quads[right]
     added = TileQuad(corners, a.blob, a.line, sideways=False)
     quads = [replace(q, blob=a.blob) if q.blob == b.blob else q for q in seg.quads]
