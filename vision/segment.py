@@ -464,7 +464,7 @@ def face_gaps(seg: Segmentation) -> list[tuple[int, int, np.ndarray]]:
     a gap about one face wide between them (:data:`GAP_FACE`) and nothing found in it,
     and the corners of a face in that gap."""
     upright = [i for i, q in enumerate(seg.quads) if not q.sideways and not q.face_down]
-    centres = np.array([q.centre for q in seg.quads]) if seg.quads else np.zeros((0, 2))
+    centres = np.array([q.centre for q in seg.quads])  # (read only when there are faces)
     gaps = []
     for i in upright:
         a = seg.quads[i]
