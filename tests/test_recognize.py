@@ -45,7 +45,8 @@ def test_recognition_follows_the_json_contract() -> None:
     assert {g["kind"] for g in data["groups"]} <= {"concealed", "meld", "bonus"}
     for w in data["warnings"]:
         assert w["code"] in {"no_tiles", "cut_by_edge", "low_confidence", "tile_count",
-                             "read_as_winning_hand", "kong_backs"}
+                             "read_as_winning_hand", "kong_backs", "face_in_gap",
+                             "face_beyond_row"}
         assert w["message"]
 
 
@@ -550,6 +551,24 @@ def test_a_face_the_mask_lost_is_read_in_its_gap(tmp_path: Path,
                                                   "xmahjongg_real")
     monkeypatch.setattr(vision.recognize, "face_gaps", lambda seg: [])
     assert not read_exactly_as_the_benchmark_reads_it(59068, (3264, 2448), 0, tmp_path,
+                                                      "xmahjongg_real")
+
+
+@needs_model
+@pytest.mark.skipif("xmahjongg_real" not in available_sources(),
+                    reason="the xmahjongg Debian package is not installed")
+def test_faces_the_mask_lost_at_a_rows_end_are_read_beyond_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The last three faces of a row of fourteen (5, 6 and 7 bamboos of the scanned
+    set, real-53 scene 53090) were lost: the hand was three tiles short. The row's
+    end is read one face further at a time, and the hand is read exactly; without
+    that it is not."""
+    import vision.recognize
+
+    assert read_exactly_as_the_benchmark_reads_it(53090, (3264, 2448), 0, tmp_path,
+                                                  "xmahjongg_real")
+    monkeypatch.setattr(vision.recognize, "beyond_runs", lambda seg: [])
+    assert not read_exactly_as_the_benchmark_reads_it(53090, (3264, 2448), 0, tmp_path,
                                                       "xmahjongg_real")
 
 

@@ -25,12 +25,14 @@ from vision.segment import (
     _without_plain_rows,
     _without_spurs,
     _work_scale,
+    beyond_runs,
     estimate_pitch,
     face_gaps,
     masked_percentile,
     segment,
     split_1d,
     with_face_between,
+    with_faces,
     with_kong_backs,
     with_other_cut,
     without,
@@ -296,6 +298,35 @@ def test_a_face_lost_in_a_row_is_looked_for_in_its_gap() -> None:
     assert gaps(quad(0), quad(60), quad(30)) == []  # the face is there
     assert gaps(quad(0), quad(60, y=25)) == []  # off the row
     assert gaps(quad(0), quad(60, height=55)) == []  # a nearer or farther row
+
+
+def test_a_face_lost_at_a_rows_end_is_looked_for_one_step_beyond_it() -> None:
+    """Each end of a run of two faces or more is looked beyond, one step (the step
+    from its neighbour) along the row, and so is the face added there; not where a
+    face was found, off the picture, or beside a lone face or a run holding a
+    turned tile."""
+    def quad(x: float, blob: int = 0, sideways: bool = False) -> TileQuad:
+        width = 40 if sideways else 30
+        return TileQuad(np.array([[x, 10], [x + width, 10], [x + width, 50], [x, 50]], float),
+                        blob, 0, sideways)
+
+    seg = Segmentation((quad(100), quad(131), quad(162)), (400, 100), (), 2.0)
+    ends = beyond_runs(seg)
+    assert [end for end, _ in ends] == [2, 0]
+    assert np.allclose(ends[0][1], quad(193).corners)
+    assert np.allclose(ends[1][1], quad(69).corners)
+    grown = with_faces(seg, ends[:1])
+    assert len(grown.quads) == 4 and grown.quads[3].blob == 0 and not grown.quads[3].sideways
+    assert [end for end, _ in beyond_runs(grown)] == [3, 0]  # the row goes on from it
+    assert np.allclose(beyond_runs(grown)[0][1], quad(224).corners)
+
+    def ends_of(*quads: TileQuad) -> list[int]:
+        return [end for end, _ in beyond_runs(Segmentation(quads, (400, 100), (), 2.0))]
+
+    assert ends_of(quad(100), quad(131), quad(180, blob=1)) == [0]  # a meld lies beyond
+    assert ends_of(quad(10), quad(40)) == [1]  # the left one would be off the picture
+    assert ends_of(quad(100)) == []  # a lone face gives no step
+    assert ends_of(quad(100), quad(131), quad(162, sideways=True)) == []
 
 
 def test_pitch_and_cuts_of_a_periodic_seam_profile() -> None:

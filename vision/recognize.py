@@ -26,9 +26,11 @@ from vision.segment import (
     WORK_SIDE,
     WORK_SLACK,
     Segmentation,
+    beyond_runs,
     face_gaps,
     segment,
     with_face_between,
+    with_faces,
     with_kong_backs,
     with_other_cut,
     without,
@@ -66,6 +68,8 @@ whose tiles do not count as a winning hand is read again (:func:`_closer`). At
 1400, 21 of the 53 hands of seventeen sets that still did not count right at
 full size were read exactly, at 700 only 11; at 1200 or 1800, none of the 22
 left that 1400 did not count right (fifty-first session)."""
+MAX_BEYOND = 5
+"""Most faces added one after another at a row's end (:func:`vision.segment.beyond_runs`)."""
 SHOWN_READINGS = 3
 """A tile shows its reading and the next two as alternatives (the page offers
 them), and after them any other face that would also make a winning hand
@@ -162,7 +166,7 @@ class Group:
 @dataclass(frozen=True)
 class Warning:
     # no_tiles | cut_by_edge | low_confidence | tile_count | read_as_winning_hand | kong_backs
-    # | face_in_gap
+    # | face_in_gap | face_beyond_row
     code: str
     message: str
     tiles: tuple[int, ...] = ()
@@ -337,6 +341,25 @@ def _recognize_at(image: np.ndarray, scale: float, classifier: Classifier, keep_
             return replace(again, warnings=(*again.warnings, Warning(
                 "face_in_gap", "1 tile was found in a gap one tile wide between two "
                 "others, where the first look saw none: check it.", (found,))))
+    # faces the mask lost at the ends of rows, read surely as tiles
+    grown = seg
+    for _ in range(MAX_BEYOND):
+        beyond = beyond_runs(grown)
+        if not beyond:
+            break
+        trial = with_faces(grown, beyond)
+        again, placed = read_with(trial)
+        sure = [q - len(grown.quads) for t, q in enumerate(placed) if q >= len(grown.quads)
+                and again.tiles[t].confidence >= LOW_CONFIDENCE]
+        if not sure:
+            break
+        grown = with_faces(grown, [beyond[k] for k in sure])
+        again, placed = read_with(grown)
+        if not _miscounted(again):
+            added = tuple(t for t, q in enumerate(placed) if q >= len(seg.quads))
+            return replace(again, warnings=(*again.warnings, Warning(
+                "face_beyond_row", f"{len(added)} tile(s) were found at the end of a row, "
+                "where the first look saw none: check them.", added)))
     return read
 
 

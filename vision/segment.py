@@ -365,6 +365,9 @@ GAP_ALIGN = 0.25
 """... and one's centre lies at most this share of a face's height off the other's row."""
 GAP_SIZE = 0.15
 """... and their heights differ by at most this share: faces of one row."""
+BEYOND_FOUND = 0.75
+"""A face beyond a row's end (:func:`beyond_runs`) is not tried where something was
+found within this share of a step of its centre."""
 
 
 @dataclass(frozen=True)
@@ -512,6 +515,66 @@ def with_face_between(seg: Segmentation, left: int, right: int, corners: np.ndar
     added = TileQuad(corners, a.blob, a.line, sideways=False)
     quads = [replace(q, blob=a.blob) if q.blob == b.blob else q for q in seg.quads]
     return _with_quads(seg, [*quads, added])
+
+
+def beyond_runs(seg: Segmentation) -> list[tuple[int, np.ndarray]]:
+    """Where a face the mask lost may lie at the end of a row (:func:`with_faces`): for
+    each end of each run of two upright faces or more, the end face (an index into
+    ``seg.quads``) and the corners of a face one step beyond it along the run,
+    where nothing was found and the picture goes on.
+
+    The step is the one between the end face and its neighbour: faces of one
+    row touch, and the perspective changes little over one face."""
+    w, h = seg.image_size
+    centres = np.array([q.centre for q in seg.quads])  # (read only when there are faces)
+    out = []
+    for run in _upright_runs(seg):
+        if len(run) < 2:
+            continue
+        for end, inner in ((run[-1], run[-2]), (run[0], run[1])):
+            face = seg.quads[end]
+            step = face.centre - seg.quads[inner].centre
+            corners = face.corners + step
+            if (np.linalg.norm(centres - corners.mean(axis=0), axis=1)
+                    < BEYOND_FOUND * float(np.linalg.norm(step))).any():
+                continue  # something was found there
+            if corners.min() < 0 or corners[:, 0].max() >= w or corners[:, 1].max() >= h:
+                continue
+            out.append((end, corners))
+    return out
+
+
+def with_faces(seg: Segmentation, added: Sequence[tuple[int, np.ndarray]]) -> Segmentation:
+    """``seg`` with an upright face at each of ``added``'s corners, in the run of the
+    face at its index (as :func:`beyond_runs` gives them), put last in ``seg.quads``.
+
+    Why: a face drawn with ink nearly all over it (the scanned set's 7, 8 and
+    9 dots, its 5 to 7 bamboos), or one in a darker part of the photo, may be
+    left out of the face mask; at the end of a row nothing shows that it is
+    missing but the hand's count (real-53 53090: a row's last three faces;
+    real-55 55010: the last of a row of eight). A hand that does not count right has its
+    rows' ends tried: a face there is kept when the classifier reads it surely
+    as a tile (:func:`vision.recognize.recognize`; the table beyond a row is
+    read as nothing, or as a tile unsurely)."""
+    faces = [TileQuad(corners, seg.quads[end].blob, seg.quads[end].line, sideways=False)
+             for end, corners in added]
+    return _with_quads(seg, [*seg.quads, *faces])
+
+
+def _upright_runs(seg: Segmentation) -> list[list[int]]:
+    """The rows of touching faces (indices into ``seg.quads``, in order along the row)
+    all of whose tiles are upright faces."""
+    rows: dict[tuple[int, int], list[int]] = {}
+    for i, q in enumerate(seg.quads):
+        rows.setdefault((q.blob, q.line), []).append(i)
+    out = []
+    for members in rows.values():
+        quads = [seg.quads[i] for i in members]
+        if any(q.sideways or q.face_down or q.blank for q in quads):
+            continue
+        along = quads[0].corners[1] - quads[0].corners[0]
+        out.append(sorted(members, key=lambda i: float(seg.quads[i].centre @ along)))
+    return out
 
 
 def without(seg: Segmentation, drop: Sequence[int]) -> Segmentation:
