@@ -557,6 +557,25 @@ def test_a_face_the_mask_lost_is_read_in_its_gap(tmp_path: Path,
 @needs_model
 @pytest.mark.skipif("xmahjongg_real" not in available_sources(),
                     reason="the xmahjongg Debian package is not installed")
+def test_a_flower_set_apart_cut_across_its_height_is_read_as_one_face(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The scanned set's chrysanthemum, set apart (real-67 scene 67147), was cut
+    into two faces along its height, its name and its plant, and read as two
+    bonus tiles (the bamboo flower at 0.76, the chrysanthemum at 0.11): a hand
+    does not count its bonus tiles. Read as one face it is the chrysanthemum,
+    and the hand is read exactly; without that it is not."""
+    import vision.recognize
+
+    assert read_exactly_as_the_benchmark_reads_it(67147, (3000, 4000), 0, tmp_path,
+                                                  "xmahjongg_real")
+    monkeypatch.setattr(vision.recognize, "crosswise_pairs", lambda seg, rows: [])
+    assert not read_exactly_as_the_benchmark_reads_it(67147, (3000, 4000), 0, tmp_path,
+                                                      "xmahjongg_real")
+
+
+@needs_model
+@pytest.mark.skipif("xmahjongg_real" not in available_sources(),
+                    reason="the xmahjongg Debian package is not installed")
 def test_faces_the_mask_lost_at_a_rows_end_are_read_beyond_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The last three faces of a row of fourteen (5, 6 and 7 bamboos of the scanned

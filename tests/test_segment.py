@@ -26,6 +26,7 @@ from vision.segment import (
     _without_spurs,
     _work_scale,
     beyond_runs,
+    crosswise_pairs,
     estimate_pitch,
     face_gaps,
     masked_percentile,
@@ -34,6 +35,7 @@ from vision.segment import (
     with_face_between,
     with_faces,
     with_kong_backs,
+    with_one_face,
     with_other_cut,
     without,
 )
@@ -327,6 +329,38 @@ def test_a_face_lost_at_a_rows_end_is_looked_for_one_step_beyond_it() -> None:
     assert ends_of(quad(10), quad(40)) == [1]  # the left one would be off the picture
     assert ends_of(quad(100)) == []  # a lone face gives no step
     assert ends_of(quad(100), quad(131), quad(162, sideways=True)) == []
+
+
+def test_a_tile_set_apart_cut_across_the_rows_is_made_one_face() -> None:
+    """A run of two upright faces and nothing more, cut along a line across the
+    photo's rows, may be one tile cut across its height; made one face, it is
+    upright in the rows' frame. Two faces along the rows, a run of three, or a
+    face and a back are not."""
+    rows = np.array([1.0, 0.0])
+
+    def half(y: float, blob: int, down: bool = False) -> TileQuad:
+        # a row running down the picture: TL->TR points down, the face's height across
+        return TileQuad(np.array([[240, y], [240, y + 25], [200, y + 25], [200, y]], float),
+                        blob, 0, False, face_down=down)
+
+    def face(x: float, blob: int) -> TileQuad:
+        return TileQuad(np.array([[x, 10], [x + 30, 10], [x + 30, 50], [x, 50]], float),
+                        blob, 0, False)
+
+    row = [face(0, 0), face(30, 0), face(60, 0)]
+    seg = Segmentation((*row, half(100, 1), half(125, 1)), (400, 300), (), 2.0)
+    assert crosswise_pairs(seg, rows) == [1]
+    one = with_one_face(seg, 1, rows)
+    assert len(one.quads) == 4 and one.quads[-1].blob == 1 and not one.quads[-1].sideways
+    assert np.allclose(one.quads[-1].corners, [[200, 100], [240, 100], [240, 150], [200, 150]])
+    assert all(a is b for a, b in zip(one.quads[:3], seg.quads[:3], strict=True))
+
+    def pairs(*quads: TileQuad) -> list[int]:
+        return crosswise_pairs(Segmentation(quads, (400, 300), (), 2.0), rows)
+
+    assert pairs(face(0, 0), face(30, 0)) == []  # along the rows
+    assert pairs(half(100, 1), half(125, 1), half(150, 1)) == []  # a run of three
+    assert pairs(half(100, 1), half(125, 1, down=True)) == []  # a face and a back
 
 
 def test_pitch_and_cuts_of_a_periodic_seam_profile() -> None:

@@ -19,7 +19,7 @@ import numpy as np
 
 from vision.allocator import keep_freed_memory
 from vision.backs import crop_colour, has_faces_colour
-from vision.group import is_flipped, lay_out
+from vision.group import is_flipped, lay_out, reading_direction
 from vision.photo import Photo, PhotoError
 from vision.rectify import crop_tile, order_corners, side_lengths
 from vision.segment import (
@@ -27,11 +27,13 @@ from vision.segment import (
     WORK_SLACK,
     Segmentation,
     beyond_runs,
+    crosswise_pairs,
     face_gaps,
     segment,
     with_face_between,
     with_faces,
     with_kong_backs,
+    with_one_face,
     with_other_cut,
     without,
 )
@@ -68,6 +70,10 @@ whose tiles do not count as a winning hand is read again (:func:`_closer`). At
 1400, 21 of the 53 hands of seventeen sets that still did not count right at
 full size were read exactly, at 700 only 11; at 1200 or 1800, none of the 22
 left that 1400 did not count right (fifty-first session)."""
+MIN_ONE_FACE = 0.5
+"""Two faces of a tile set apart, cut across the photo's rows, are read as one face
+(:func:`vision.segment.with_one_face`) when it reads at least this surely, and more
+surely than both faces together (the product of their confidences)."""
 MAX_BEYOND = 5
 """Most faces added one after another at a row's end (:func:`vision.segment.beyond_runs`)."""
 SHOWN_READINGS = 3
@@ -303,6 +309,18 @@ def _recognize_at(image: np.ndarray, scale: float, classifier: Classifier, keep_
                      hand_alternatives, memo)
 
     read, quads = read_with(seg)
+    # a tile set apart cut across its height into two faces, likelier read as one
+    rows = reading_direction([q.corners for q in seg.quads])
+    for blob in crosswise_pairs(seg, rows):
+        one = with_one_face(seg, blob, rows)
+        again, placed = read_with(one)
+        face = len(one.quads) - 1
+        halves = [read.tiles[t].confidence for t, q in enumerate(quads)
+                  if seg.quads[q].blob == blob]
+        if (face in placed and (_miscounted(read) or not _miscounted(again))
+                and again.tiles[placed.index(face)].confidence
+                >= max(MIN_ONE_FACE, float(np.prod(halves)))):
+            seg, read, quads = one, again, placed
     if table := table_backs(read.tiles, read.groups):
         seg = without(seg, [quads[i] for i in table])
         read, quads = read_with(seg)
@@ -386,8 +404,6 @@ def _read(image: np.ndarray, seg: Segmentation, scale: float, classifier: Classi
           hand_alternatives: HandAlternatives | None,
           memo: _Memo) -> tuple[Recognition, list[int]]:
     """The photo read with ``seg``'s quads, and the quad each tile was read from."""
-    from vision.group import reading_direction
-
     quads = [q.corners for q in seg.quads]
     right = reading_direction(quads)
     ordered = [order_corners(q, right) for q in quads]

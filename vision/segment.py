@@ -42,7 +42,7 @@ import cv2
 import numpy as np
 
 from vision.backs import has_faces_colour, of_faces_colour
-from vision.rectify import side_lengths
+from vision.rectify import order_corners, side_lengths
 
 WORK_SIDE = 1000
 """Longest side of the working copy (pixels): tiles stay >= ~25 px wide in a hand photo."""
@@ -365,6 +365,9 @@ GAP_ALIGN = 0.25
 """... and one's centre lies at most this share of a face's height off the other's row."""
 GAP_SIZE = 0.15
 """... and their heights differ by at most this share: faces of one row."""
+CROSSWISE = 45.0
+"""Degrees off the photo's rows beyond which a run of two faces runs across them
+(:func:`crosswise_pairs`)."""
 BEYOND_FOUND = 0.75
 """A face beyond a row's end (:func:`beyond_runs`) is not tried where something was
 found within this share of a step of its centre."""
@@ -515,6 +518,50 @@ def with_face_between(seg: Segmentation, left: int, right: int, corners: np.ndar
     added = TileQuad(corners, a.blob, a.line, sideways=False)
     quads = [replace(q, blob=a.blob) if q.blob == b.blob else q for q in seg.quads]
     return _with_quads(seg, [*quads, added])
+
+
+def crosswise_pairs(seg: Segmentation, right: np.ndarray) -> list[int]:
+    """The runs (``TileQuad.blob``) that are two upright faces and nothing more, cut
+    along a line that runs across the photo's rows (``right``, their direction:
+    :func:`vision.group.reading_direction`) by more than :data:`CROSSWISE`
+    degrees: one tile cut across its height, it may be (:func:`with_one_face`).
+
+    Why: a tile set apart (a flower or a season) is a run of its own, and its
+    face with the side below it is taller than wide: its long axis is taken
+    for its row's, and a drawing in two parts (the scanned set's flowers: a
+    name above, a plant below) can be cut there into two faces, each about as
+    wide as a face is tall. They read as two bonus tiles, unsurely, and a hand
+    does not count its bonus tiles, so nothing else shows it (real-52 52088,
+    real-59 59046, real-63 63132, real-65 65118, real-67 67147)."""
+    members: dict[int, list[int]] = {}
+    for i, q in enumerate(seg.quads):
+        members.setdefault(q.blob, []).append(i)
+    out = []
+    for blob, run in members.items():
+        if len(run) != 2:
+            continue
+        a, b = (seg.quads[i] for i in run)
+        if a.line != b.line or any(q.sideways or q.face_down or q.blank for q in (a, b)):
+            continue
+        along = b.centre - a.centre
+        length = float(np.linalg.norm(along))
+        if length > 0 and abs(float(along @ right)) < length * np.cos(np.radians(CROSSWISE)):
+            out.append(blob)
+    return out
+
+
+def with_one_face(seg: Segmentation, blob: int, right: np.ndarray) -> Segmentation:
+    """``seg`` with the two faces of run ``blob`` (:func:`crosswise_pairs`) made one,
+    in the frame of the photo's rows (``right``), put last in ``seg.quads``. Which
+    cut is right is for the classifier to say (:func:`vision.recognize.recognize`)."""
+    run = [q for q in seg.quads if q.blob == blob]
+    along = run[0].corners[1] - run[0].corners[0]
+    first, last = sorted(run, key=lambda q: float(q.centre @ along))
+    corners = order_corners(np.array([first.corners[0], last.corners[1], last.corners[2],
+                                      first.corners[3]]), right)
+    width, height = side_lengths(corners)
+    face = TileQuad(corners, blob, first.line, sideways=width > height)
+    return _with_quads(seg, [q for q in seg.quads if q.blob != blob] + [face])
 
 
 def beyond_runs(seg: Segmentation) -> list[tuple[int, np.ndarray]]:
