@@ -33,6 +33,7 @@ All of it runs on a copy scaled to :data:`WORK_SIDE` pixels (or a little over:
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
@@ -533,20 +534,16 @@ def crosswise_pairs(seg: Segmentation, right: np.ndarray) -> list[int]:
     wide as a face is tall. They read as two bonus tiles, unsurely, and a hand
     does not count its bonus tiles, so nothing else shows it (real-52 52088,
     real-59 59046, real-63 63132, real-65 65118, real-67 67147)."""
-    members: dict[int, list[int]] = {}
-    for i, q in enumerate(seg.quads):
-        members.setdefault(q.blob, []).append(i)
+    in_blob = Counter(q.blob for q in seg.quads)
     out = []
-    for blob, run in members.items():
-        if len(run) != 2:
+    for run in _upright_runs(seg):
+        if len(run) != 2 or in_blob[seg.quads[run[0]].blob] != 2:
             continue
         a, b = (seg.quads[i] for i in run)
-        if a.line != b.line or any(q.sideways or q.face_down or q.blank for q in (a, b)):
-            continue
         along = b.centre - a.centre
         length = float(np.linalg.norm(along))
         if length > 0 and abs(float(along @ right)) < length * np.cos(np.radians(CROSSWISE)):
-            out.append(blob)
+            out.append(a.blob)
     return out
 
 
@@ -599,10 +596,10 @@ def with_faces(seg: Segmentation, added: Sequence[tuple[int, np.ndarray]]) -> Se
     9 dots, its 5 to 7 bamboos), or one in a darker part of the photo, may be
     left out of the face mask; at the end of a row nothing shows that it is
     missing but the hand's count (real-53 53090: a row's last three faces;
-    real-55 55010: the last of a row of eight). A hand that does not count right has its
-    rows' ends tried: a face there is kept when the classifier reads it surely
-    as a tile (:func:`vision.recognize.recognize`; the table beyond a row is
-    read as nothing, or as a tile unsurely)."""
+    real-55 55010: the last of a row of eight). A hand that does not count
+    right has its rows' ends tried: a face there is kept when the classifier
+    reads it surely as a tile (:func:`vision.recognize.recognize`; the table
+    beyond a row is read as nothing, or as a tile unsurely)."""
     faces = [TileQuad(corners, seg.quads[end].blob, seg.quads[end].line, sideways=False)
              for end, corners in added]
     return _with_quads(seg, [*seg.quads, *faces])
