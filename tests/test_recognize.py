@@ -16,6 +16,7 @@ from datasets.scene_eval import match_outlines
 from datasets.scenes import DEFAULT_STYLE, generate_scene
 from scoring.tiles import parse_tiles
 from vision.classify import MODEL_FILES, _model_dir
+from vision.recognize import WARNING_CODES
 
 needs_model = pytest.mark.skipif(
     not (_model_dir() / MODEL_FILES.model).is_file(),
@@ -44,9 +45,7 @@ def test_recognition_follows_the_json_contract() -> None:
     assert covered == list(range(len(data["tiles"])))
     assert {g["kind"] for g in data["groups"]} <= {"concealed", "meld", "bonus"}
     for w in data["warnings"]:
-        assert w["code"] in {"no_tiles", "cut_by_edge", "low_confidence", "tile_count",
-                             "read_as_winning_hand", "kong_backs", "face_in_gap",
-                             "face_beyond_row"}
+        assert w["code"] in WARNING_CODES
         assert w["message"]
 
 

@@ -26,6 +26,8 @@ playwright_api = pytest.importorskip(
 )
 from playwright.sync_api import Browser, Page, ViewportSize, expect  # noqa: E402
 
+from vision.recognize import WARNING_CODES  # noqa: E402
+
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[1]
 SCREENSHOTS = ROOT / "build" / "screenshots"
@@ -511,6 +513,12 @@ def test_every_string_has_an_italian_translation(phone: Page) -> None:
             .filter(k => !(k in STRINGS.en));
     }""")
     assert keys == []
+    # and every warning the reader can give is worded ("no_tiles" reaches the page as
+    # the error no_tiles_found, err_no_tiles_found)
+    worded = phone.evaluate(
+        """async () => Object.keys((await import('/static/i18n.js')).STRINGS.en)""")
+    assert [c for c in WARNING_CODES if f"warn_{c}" not in worded] == ["no_tiles"]
+    assert "err_no_tiles_found" in worded
 
 
 def test_a_typing_mistake_is_named(phone: Page) -> None:

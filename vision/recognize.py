@@ -169,11 +169,16 @@ class Group:
         return {"id": self.id, "row": self.row, "kind": self.kind, "tiles": list(self.tiles)}
 
 
+WARNING_CODES = ("no_tiles", "cut_by_edge", "low_confidence", "tile_count",
+                 "read_as_winning_hand", "kong_backs", "face_in_gap", "face_beyond_row")
+"""Every :attr:`Warning.code` a reading can carry (``docs/api.md`` says what each
+means; the web page words each in its languages, ``warn_<code>`` in
+``api/static/i18n.js``)."""
+
+
 @dataclass(frozen=True)
 class Warning:
-    # no_tiles | cut_by_edge | low_confidence | tile_count | read_as_winning_hand | kong_backs
-    # | face_in_gap | face_beyond_row
-    code: str
+    code: str  # one of WARNING_CODES
     message: str
     tiles: tuple[int, ...] = ()
 
