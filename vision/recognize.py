@@ -173,7 +173,8 @@ WARNING_CODES = ("no_tiles", "cut_by_edge", "low_confidence", "tile_count",
                  "read_as_winning_hand", "kong_backs", "face_in_gap", "face_beyond_row")
 """Every :attr:`Warning.code` a reading can carry (``docs/api.md`` says what each
 means; the web page words each in its languages, ``warn_<code>`` in
-``api/static/i18n.js``)."""
+``api/static/i18n.js``, but ``no_tiles``, which the service answers with the
+error ``no_tiles_found``)."""
 
 
 @dataclass(frozen=True)
