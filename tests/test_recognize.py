@@ -17,6 +17,7 @@ from datasets.scenes import DEFAULT_STYLE, generate_scene
 from scoring.tiles import parse_tiles
 from vision.classify import MODEL_FILES, _model_dir
 from vision.recognize import WARNING_CODES
+from vision.segment import WORK_SIDE
 
 needs_model = pytest.mark.skipif(
     not (_model_dir() / MODEL_FILES.model).is_file(),
@@ -519,6 +520,19 @@ def read_exactly_as_the_benchmark_reads_it(seed: int, size: tuple[int, int], tur
             and [t.code for t in rec.tiles] == [t.code for t in scene.tiles])
 
 
+def assert_read_exactly_only_with(*, seed: int, size: tuple[int, int], turn: int,
+                                  folder: Path, monkeypatch: pytest.MonkeyPatch, step: str,
+                                  off: Any) -> None:
+    """The scanned set's scene ``seed`` is read exactly as the benchmark reads it, and
+    not with ``vision.recognize.<step>`` replaced by ``off`` (the step switched off)."""
+    import vision.recognize
+
+    assert read_exactly_as_the_benchmark_reads_it(seed, size, turn, folder, "xmahjongg_real")
+    monkeypatch.setattr(vision.recognize, step, off)
+    assert not read_exactly_as_the_benchmark_reads_it(seed, size, turn, folder,
+                                                      "xmahjongg_real")
+
+
 @needs_model
 @pytest.mark.skipif("xmahjongg_real" not in available_sources(),
                     reason="the xmahjongg Debian package is not installed")
@@ -527,13 +541,9 @@ def test_a_hand_photographed_from_afar_is_read_again_closer(
     """Fourteen small faces of a photo taken from afar (real-61 scene 61063): at the
     decoded size each was cut in three (40 faces), at full size three were lost.
     With the larger working copy it is read exactly."""
-    import vision.recognize
-
-    assert read_exactly_as_the_benchmark_reads_it(61063, (2448, 3264), 180, tmp_path,
-                                                  "xmahjongg_real")
-    monkeypatch.setattr(vision.recognize, "CLOSER_WORK_SIDE", vision.recognize.WORK_SIDE)
-    assert not read_exactly_as_the_benchmark_reads_it(61063, (2448, 3264), 180, tmp_path,
-                                                      "xmahjongg_real")
+    assert_read_exactly_only_with(seed=61063, size=(2448, 3264), turn=180, folder=tmp_path,
+                                  monkeypatch=monkeypatch, step="CLOSER_WORK_SIDE",
+                                  off=WORK_SIDE)
 
 
 @needs_model
@@ -544,13 +554,9 @@ def test_a_face_the_mask_lost_is_read_in_its_gap(tmp_path: Path,
     """The scanned set's 8 dots, nearly all dark ink, was lost between its 7 and 9
     dots (real-59 scene 59068): the hand was a tile short. The face-wide gap is
     read, and the hand is read exactly; without that it is not."""
-    import vision.recognize
-
-    assert read_exactly_as_the_benchmark_reads_it(59068, (3264, 2448), 0, tmp_path,
-                                                  "xmahjongg_real")
-    monkeypatch.setattr(vision.recognize, "face_gaps", lambda seg: [])
-    assert not read_exactly_as_the_benchmark_reads_it(59068, (3264, 2448), 0, tmp_path,
-                                                      "xmahjongg_real")
+    assert_read_exactly_only_with(seed=59068, size=(3264, 2448), turn=0, folder=tmp_path,
+                                  monkeypatch=monkeypatch, step="face_gaps",
+                                  off=lambda seg: [])
 
 
 @needs_model
@@ -563,13 +569,9 @@ def test_a_flower_set_apart_cut_across_its_height_is_read_as_one_face(
     bonus tiles (the bamboo flower at 0.76, the chrysanthemum at 0.11): a hand
     does not count its bonus tiles. Read as one face it is the chrysanthemum,
     and the hand is read exactly; without that it is not."""
-    import vision.recognize
-
-    assert read_exactly_as_the_benchmark_reads_it(67147, (3000, 4000), 0, tmp_path,
-                                                  "xmahjongg_real")
-    monkeypatch.setattr(vision.recognize, "crosswise_pairs", lambda seg, rows: [])
-    assert not read_exactly_as_the_benchmark_reads_it(67147, (3000, 4000), 0, tmp_path,
-                                                      "xmahjongg_real")
+    assert_read_exactly_only_with(seed=67147, size=(3000, 4000), turn=0, folder=tmp_path,
+                                  monkeypatch=monkeypatch, step="crosswise_pairs",
+                                  off=lambda seg, rows: [])
 
 
 @needs_model
@@ -581,13 +583,9 @@ def test_faces_the_mask_lost_at_a_rows_end_are_read_beyond_it(
     set, real-53 scene 53090) were lost: the hand was three tiles short. The row's
     end is read one face further at a time, and the hand is read exactly; without
     that it is not."""
-    import vision.recognize
-
-    assert read_exactly_as_the_benchmark_reads_it(53090, (3264, 2448), 0, tmp_path,
-                                                  "xmahjongg_real")
-    monkeypatch.setattr(vision.recognize, "beyond_runs", lambda seg: [])
-    assert not read_exactly_as_the_benchmark_reads_it(53090, (3264, 2448), 0, tmp_path,
-                                                      "xmahjongg_real")
+    assert_read_exactly_only_with(seed=53090, size=(3264, 2448), turn=0, folder=tmp_path,
+                                  monkeypatch=monkeypatch, step="beyond_runs",
+                                  off=lambda seg: [])
 
 
 @needs_model

@@ -350,11 +350,10 @@ def _recognize_at(image: np.ndarray, scale: float, classifier: Classifier, keep_
             continue
         again, placed = read_with(kong)
         if not _miscounted(again):
-            assumed = tuple(t for t, q in enumerate(placed) if q >= len(seg.quads))
-            return replace(again, warnings=(*again.warnings, Warning(
-                "kong_backs", f"{len(assumed)} face-down tile(s) were assumed beside two "
-                "faces of one tile set apart, as a concealed kong shows them: check them.",
-                assumed)))
+            return _warned_of_added(
+                again, placed, len(seg.quads), "kong_backs", "{count} face-down tile(s) were "
+                "assumed beside two faces of one tile set apart, as a concealed kong shows "
+                "them: check them.")
     # a face the mask lost, in a gap one face wide in a row, read surely as a tile
     for left, right, corners in face_gaps(seg):
         again, placed = read_with(with_face_between(seg, left, right, corners))
@@ -362,9 +361,9 @@ def _recognize_at(image: np.ndarray, scale: float, classifier: Classifier, keep_
             continue
         found = placed.index(len(seg.quads))
         if again.tiles[found].code != "none" and again.tiles[found].confidence >= LOW_CONFIDENCE:
-            return replace(again, warnings=(*again.warnings, Warning(
-                "face_in_gap", "1 tile was found in a gap one tile wide between two "
-                "others, where the first look saw none: check it.", (found,))))
+            return _warned_of_added(
+                again, placed, len(seg.quads), "face_in_gap", "1 tile was found in a gap "
+                "one tile wide between two others, where the first look saw none: check it.")
     # faces the mask lost at the ends of rows, read surely as tiles
     grown = seg
     for _ in range(MAX_BEYOND):
@@ -380,11 +379,20 @@ def _recognize_at(image: np.ndarray, scale: float, classifier: Classifier, keep_
         grown = with_faces(grown, [beyond[k] for k in sure])
         again, placed = read_with(grown)
         if not _miscounted(again):
-            added = tuple(t for t, q in enumerate(placed) if q >= len(seg.quads))
-            return replace(again, warnings=(*again.warnings, Warning(
-                "face_beyond_row", f"{len(added)} tile(s) were found at the end of a row, "
-                "where the first look saw none: check them.", added)))
+            return _warned_of_added(
+                again, placed, len(seg.quads), "face_beyond_row", "{count} tile(s) were "
+                "found at the end of a row, where the first look saw none: check them.")
     return read
+
+
+def _warned_of_added(read: Recognition, placed: Sequence[int], first: int, code: str,
+                     message: str) -> Recognition:
+    """``read`` with a warning that points at the tiles read from the quads the photo
+    did not show at first (``placed`` indices from ``first`` on, added to the cut),
+    ``message`` saying how many (``{count}``): the player checks what was assumed."""
+    added = tuple(t for t, q in enumerate(placed) if q >= first)
+    return replace(read, warnings=(*read.warnings, Warning(
+        code, message.format(count=len(added)), added)))
 
 
 def _miscounted(read: Recognition) -> bool:
