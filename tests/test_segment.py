@@ -11,6 +11,25 @@ from hypothesis import strategies as st
 from datasets.artwork import available_sources
 from datasets.scene_eval import Matching, box_polygon, match_outlines
 from datasets.scenes import generate_scene
+from vision.mend import (
+    beyond_runs,
+    crosswise_pairs,
+    face_gaps,
+    with_face_between,
+    with_faces,
+    with_kong_backs,
+    with_one_face,
+    with_other_cut,
+    without,
+)
+from vision.seams import (
+    Strip,
+    _without_plain_rows,
+    _without_spurs,
+    estimate_pitch,
+    masked_percentile,
+    split_1d,
+)
 from vision.segment import (
     WORK_SIDE,
     WORK_SLACK,
@@ -21,23 +40,8 @@ from vision.segment import (
     _FaceSize,
     _Reading,
     _size_penalty,
-    _Strip,
-    _without_plain_rows,
-    _without_spurs,
     _work_scale,
-    beyond_runs,
-    crosswise_pairs,
-    estimate_pitch,
-    face_gaps,
-    masked_percentile,
     segment,
-    split_1d,
-    with_face_between,
-    with_faces,
-    with_kong_backs,
-    with_one_face,
-    with_other_cut,
-    without,
 )
 
 
@@ -152,8 +156,8 @@ FELT, CREAM = (30, 110, 60), (245, 243, 235)
 def _run_with_bays_closed(bays: list[tuple[slice, slice, tuple[int, int, int]]]
                           ) -> np.ndarray:
     """A run's outline, 4 faces of 40 x 50 on green felt, with the given bays (rows,
-    columns, colour) cut out of it, as :func:`_ink_bays_closed` closes it (filled)."""
-    from vision.segment import _ink_bays_closed
+    columns, colour) cut out of it, as :func:`ink_bays_closed` closes it (filled)."""
+    from vision.face_mask import ink_bays_closed
 
     img = np.zeros((120, 240, 3), np.uint8)
     img[:] = FELT
@@ -167,7 +171,7 @@ def _run_with_bays_closed(bays: list[tuple[slice, slice, tuple[int, int, int]]]
     table = lab[5:15, 5:15].reshape(-1, 3).mean(axis=0, keepdims=True)
     contours, _ = cv2.findContours(run, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     closed = np.zeros_like(run)
-    cv2.drawContours(closed, [_ink_bays_closed(contours[0], lab, table)], -1, 255, -1)
+    cv2.drawContours(closed, [ink_bays_closed(contours[0], lab, table)], -1, 255, -1)
     return closed
 
 
@@ -387,7 +391,7 @@ def test_a_row_is_cut_into_even_faces_not_at_its_ink(monkeypatch: pytest.MonkeyP
     strength = _faint_seams_and_ink()
     assert split_1d(strength, 0, 320, 40.0) == list(range(0, 321, 40))
     # priced only against the pitch, the cuts follow the ink: one face wide, one narrow
-    monkeypatch.setattr("vision.segment.EVEN_MIN_FACES", 99)
+    monkeypatch.setattr("vision.seams.EVEN_MIN_FACES", 99)
     uneven = split_1d(strength, 0, 320, 40.0)
     assert uneven != list(range(0, 321, 40)) and max(np.diff(uneven)) > 48
 
@@ -411,14 +415,14 @@ def test_a_row_whose_counts_fit_alike_is_cut_where_its_seams_are(
     two thirds of a face; eight faces and twelve fit the row's seams about as
     well. Cut at each count's own aspect, the seams choose eight; the period's
     twelve, kept before, cut every face of the hand in pieces."""
-    import vision.segment as seg_module
+    import vision.seams as seams
 
     scene = generate_scene(36123, size=(2448, 3264))
     truth = [np.array(t.outline) for t in scene.tiles]
     m = match_outlines([q.corners for q in segment(scene.image).quads], truth)
     assert m.recall == 1.0 and m.precision == 1.0
-    both = seg_module._row_pitches
-    monkeypatch.setattr(seg_module, "_row_pitches", lambda *args: both(*args)[:1])
+    both = seams._row_pitches
+    monkeypatch.setattr(seams, "_row_pitches", lambda *args: both(*args)[:1])
     m = match_outlines([q.corners for q in segment(scene.image).quads], truth)
     assert m.precision < 0.7  # (the period's count alone)
 
@@ -467,7 +471,7 @@ def _reference_split(strength: np.ndarray, start: int, end: int, pitch: float,
 @settings(max_examples=40, deadline=None)
 def test_block_cuts_equal_the_pixel_by_pixel_programme(seed: int, pitch: float, open_ends: bool,
                                                        turned: bool) -> None:
-    import vision.segment as seg
+    import vision.seams as seams
 
     rng = np.random.default_rng(seed)
     n = int(rng.integers(3, 9))
@@ -475,11 +479,11 @@ def test_block_cuts_equal_the_pixel_by_pixel_programme(seed: int, pitch: float, 
     end = len(strength) - 1 - int(rng.integers(0, 3))
     wide = (np.arange(len(strength)) < 1.3 * pitch).astype(float) if turned else None
     wide_pitch = 1.3 * pitch if turned else 0.0
-    old, seg.EVEN_MIN_FACES = seg.EVEN_MIN_FACES, 99  # the first-order programme alone
+    old, seams.EVEN_MIN_FACES = seams.EVEN_MIN_FACES, 99  # the first-order programme alone
     try:
         got = split_1d(strength, 2, end, pitch, wide, wide_pitch, open_ends)
     finally:
-        seg.EVEN_MIN_FACES = old
+        seams.EVEN_MIN_FACES = old
     assert got == _reference_split(strength, 2, end, pitch, wide, wide_pitch, open_ends)
 
 
@@ -514,7 +518,7 @@ def test_frames_in_solid_runs_are_filled_but_not_table_strips_or_a_net() -> None
     """A framed white dragon leaves a hole in the mask (its frame, around face)
     that the opening would break open; a patch of table, a strip under the
     faces and the holes of a checked cloth's net of lines are no face's."""
-    from vision.segment import _frames_filled
+    from vision.face_mask import _frames_filled
 
     mask = np.zeros((750, 1000), np.uint8)  # the working size of a photo
     mask[20:80, 20:300] = 255  # a run of faces...
@@ -584,9 +588,9 @@ def test_a_lone_cell_is_a_face_and_its_side_only_when_its_height_runs_down_the_p
     face = _FaceSize(40.0, 50.0)
     cell = np.array([[0, 0], [40, 0], [40, 65], [0, 65]], np.float64)  # a face 50 high + a side
     blank = np.zeros((65, 40), np.uint8)
-    down = _Reading([(cell, 0, False)], 0.0, _Strip(blank, blank, np.eye(3)))
+    down = _Reading([(cell, 0, False)], 0.0, Strip(blank, blank, np.eye(3)))
     turn = np.array([[0.0, -1.0, 100.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])  # rows run down
-    across = _Reading([(cell, 0, False)], 0.0, _Strip(blank, blank, turn))
+    across = _Reading([(cell, 0, False)], 0.0, Strip(blank, blank, turn))
     with_side = _face_and_side(down, face)
     assert with_side is not None and with_side.cut == down.cut
     assert _size_penalty(with_side, face) < 0.01 < _size_penalty(down, face)

@@ -10,15 +10,9 @@ import pytest
 
 from datasets.scene_eval import match_outlines
 from datasets.scenes import generate_scene
-from vision.segment import (
-    FACE_ASPECT,
-    _best_division,
-    _face_size,
-    _Reading,
-    _Strip,
-    _width_misfit,
-    segment,
-)
+from vision.face_mask import FACE_ASPECT
+from vision.seams import Strip, _best_division, _width_misfit
+from vision.segment import _face_size, _Reading, segment
 
 
 def _errors(seed: int, size: tuple[int, int] = (960, 720), **kw: object) -> tuple[int, int]:
@@ -121,7 +115,7 @@ def test_faces_under_falling_light_keep_their_darker_end(seed: int, size: tuple[
 
 
 def test_only_a_step_in_brightness_is_a_tiles_side() -> None:
-    from vision.segment import _trim_sides
+    from vision.seams import _trim_sides
 
     mask = np.full((60, 200), 255, np.uint8)
     gray = np.zeros(mask.shape, np.uint8)
@@ -140,7 +134,7 @@ def test_a_side_brighter_than_the_faces_does_not_trim_the_faces_away() -> None:
     below, so the faces were trimmed away and the row was cut on its side (22 slivers,
     14 tiles missed). The brightest band is a minority of the rows: the faces are the
     rest, and they stay."""
-    from vision.segment import _trim_sides
+    from vision.seams import _trim_sides
 
     mask = np.full((70, 300), 255, np.uint8)
     gray = np.full(mask.shape, 205, np.uint8)
@@ -223,7 +217,7 @@ def _run(widths: list[float], height: float, score: float, turned: int = -1) -> 
         cut.append((box, 0, i == turned))
         x += w
     empty = np.zeros((1, 1), np.uint8)
-    return _Reading(cut, score, _Strip(empty, empty, np.eye(3)))
+    return _Reading(cut, score, Strip(empty, empty, np.eye(3)))
 
 
 @pytest.mark.parametrize(("runs", "width"), [

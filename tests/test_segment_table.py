@@ -12,7 +12,8 @@ import pytest
 from datasets.artwork import available_sources
 from datasets.scene_eval import match_outlines
 from datasets.scenes import Scene, generate_scene
-from vision.segment import _dark_run, _face_mask, segment
+from vision.face_mask import _dark_run, face_mask
+from vision.segment import segment
 
 
 def missed_and_extra(scene: Scene) -> tuple[int, int]:
@@ -90,7 +91,7 @@ def test_only_a_plain_run_without_marks_is_dropped_as_table() -> None:
     """Of two runs of the mask with no pixel lighter than the table around them nor of
     another hue, the smooth one (a patch of light) is table; the one crossed by ink is
     kept (faces crowding the table's median in a close-up still have their ink)."""
-    from vision.segment import _without_plain_table
+    from vision.face_mask import _without_plain_table
 
     mask = np.zeros((60, 200), np.uint8)
     mask[10:50, 10:90] = 255
@@ -116,7 +117,7 @@ def test_smooth_shades_between_two_table_levels_are_table_and_faces_are_not() ->
     edge) is the table's; grey ink of the same lightness, crossed by edges, is not; nor
     is a smooth face in the shade, whose hue is the faces' rather than the table's
     (a cream table's levels and a row of faces in its shadow: fresh scene 3022)."""
-    from vision.segment import TABLE_NEAR, _table_distance, _with_shades
+    from vision.face_mask import TABLE_NEAR, _with_shades, table_distance
 
     lab = np.zeros((40, 160, 3), np.float32)
     lab[..., 0] = np.linspace(110, 190, 160)[None, :]  # a ramp from one level to the other
@@ -125,7 +126,7 @@ def test_smooth_shades_between_two_table_levels_are_table_and_faces_are_not() ->
     lab[20:40, 100:120, 1:] = (124, 129)  # a face in the shade: the faces' hue
     centres = np.array([[110, 121, 124], [190, 121, 124], [240, 128, 140]], np.float32)
     face = np.array([235, 125, 130], np.float32)
-    d = _table_distance(lab, centres)
+    d = table_distance(lab, centres)
     assert (d[:20, 60:80] >= TABLE_NEAR).all()  # the ramp's middle: far from both levels
     out = _with_shades(d, lab, centres, np.ones(d.shape, bool), face)
     assert (out[:15, :] < TABLE_NEAR).all()
@@ -161,7 +162,7 @@ def test_faint_pixels_take_the_hue_of_the_faces_found_around_them() -> None:
     """Pixels of a face in a tinted shadow are of the hue of the parts of that face
     already found, not of the lightest faces'; a speck of table taken for a face
     does not lend its hue to the table around it."""
-    from vision.segment import _grown_into
+    from vision.face_mask import _grown_into
 
     mask = np.zeros((60, 200), np.uint8)
     mask[10:50, 10:40] = 255  # a face in the shadow, found in part
@@ -178,7 +179,7 @@ def test_faint_pixels_take_the_hue_of_the_faces_found_around_them() -> None:
 
 
 def test_faint_pixels_join_faces_only_where_they_touch_them_with_their_hue() -> None:
-    from vision.segment import _grown_into
+    from vision.face_mask import _grown_into
 
     mask = np.zeros((40, 120), np.uint8)
     mask[10:30, 10:40] = 255  # faces already found
@@ -204,7 +205,7 @@ def test_faces_in_the_shade_join_face_by_face_across_their_seams() -> None:
     as light and as close to the faces' hue but of the cloth's own, do not, nor
     does the table in a shadow below them, of their hue but no lighter than the
     table around (benchmark scene 8046)."""
-    from vision.segment import _grown_into
+    from vision.face_mask import _grown_into
 
     face_lab = np.array([254, 127, 133], np.float32)
     cloth = np.array([[191, 128, 123], [172, 68, 182]], np.float32)
@@ -241,7 +242,7 @@ def test_the_table_in_a_shadow_or_a_light_beside_a_hand_is_not_a_face(
 
 
 def test_only_wide_patches_no_lighter_than_the_table_with_its_hue_are_table() -> None:
-    from vision.segment import _table_in_shadow_or_light
+    from vision.face_mask import _table_in_shadow_or_light
 
     lab = np.zeros((800, 1000, 3), np.float32)
     lab[...] = (230, 120, 146)  # a cream table, lit far above its median around
@@ -274,7 +275,7 @@ def test_two_rows_close_together_are_cut_as_two_rows(seed: int, size: tuple[int,
 
 
 def test_the_table_colour_around_faces_leaves_the_faces_out() -> None:
-    from vision.segment import _local_table_colour
+    from vision.face_mask import _local_table_colour
 
     lab = np.zeros((200, 400, 3), np.float32)
     lab[...] = (190, 121, 122)  # a blue-grey table
@@ -350,7 +351,7 @@ def test_a_checked_cloth_along_the_border_is_a_table_not_a_close_up() -> None:
         img[220:226, x + 10:x + 44] = (180, 40, 30)
     noise = np.random.default_rng(0).normal(0, 3, img.shape)
     img = np.clip(img + noise, 0, 255).astype(np.uint8)
-    assert len(_face_mask(img)[1]) > 0  # the table's colours were learnt
+    assert len(face_mask(img)[1]) > 0  # the table's colours were learnt
     inked = np.full((100, 200), 200, np.uint8)
     inked[:, ::10] = 0  # strokes across the border, a pixel wide
     assert _dark_run(inked, 4, 100) == 1.0

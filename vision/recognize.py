@@ -20,16 +20,10 @@ import numpy as np
 from vision.allocator import keep_freed_memory
 from vision.backs import crop_colour, has_faces_colour
 from vision.group import is_flipped, lay_out, reading_direction
-from vision.photo import Photo, PhotoError
-from vision.rectify import crop_tile, order_corners, side_lengths
-from vision.segment import (
-    WORK_SIDE,
-    WORK_SLACK,
-    Segmentation,
+from vision.mend import (
     beyond_runs,
     crosswise_pairs,
     face_gaps,
-    segment,
     with_face_between,
     with_faces,
     with_kong_backs,
@@ -37,6 +31,9 @@ from vision.segment import (
     with_other_cut,
     without,
 )
+from vision.photo import Photo, PhotoError
+from vision.rectify import crop_tile, order_corners, side_lengths
+from vision.segment import WORK_SIDE, WORK_SLACK, Segmentation, segment
 
 LOW_CONFIDENCE = 0.75
 """Below this the tile is flagged for the player to check. 0.7 until the
