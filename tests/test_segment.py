@@ -399,6 +399,35 @@ def test_frames_in_solid_runs_are_filled_but_not_table_strips_or_a_net() -> None
     assert _frames_filled(inked)[20:80, 20:170].all()
 
 
+def test_ink_holes_are_filled_before_the_opening_but_not_holes_of_table() -> None:
+    """A face whose sticks reach within a pixel of its edge (real-63 63042) keeps
+    its sticks inside its outline: the opening would break that margin and leave
+    them bays; a hole of the table's colour stays a bay."""
+    from vision.face_mask import find_blobs
+
+    table_rgb, face_rgb, ink_rgb = (90, 110, 130), (230, 225, 205), (40, 120, 60)
+    rgb = np.full((300, 500, 3), table_rgb, np.uint8)
+    mask = np.zeros((300, 500), np.uint8)
+    for x0, hole_rgb in ((100, ink_rgb), (300, table_rgb)):
+        rgb[100:180, x0:x0 + 60] = face_rgb
+        mask[100:180, x0:x0 + 60] = 255
+        for sx in (x0 + 10, x0 + 40):  # two sticks, a pixel below the face's top
+            rgb[101:150, sx:sx + 8] = hole_rgb
+            mask[101:150, sx:sx + 8] = 0
+    lab = cv2.cvtColor(rgb, cv2.COLOR_RGB2LAB).astype(np.float32)
+    table = lab[0, 0][None]
+
+    def areas(*colours: np.ndarray) -> dict[int, float]:
+        """Each blob's area by its left edge."""
+        return {cv2.boundingRect(c)[0]: cv2.contourArea(c) for c in find_blobs(mask, *colours)}
+
+    face = 59 * 79  # (a contour's area runs through its pixels' centres)
+    filled = areas(lab, table)
+    assert filled[100] >= 0.97 * face  # the whole face, sticks and all
+    assert filled[300] < 0.9 * face  # the table's holes opened: bays
+    assert areas()[100] < 0.9 * face  # (as both were without the photo's colours)
+
+
 @needs_scanned_set
 def test_a_row_drawn_in_columns_is_not_cut_into_more_faces_than_a_hand_has() -> None:
     """The scanned set's bamboo and characters repeat at a fraction of a face: a row

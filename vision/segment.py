@@ -603,7 +603,7 @@ def segment(image: np.ndarray, *, work_side: int = WORK_SIDE) -> Segmentation:
     others: list[OtherCut] = []
     blobs: list[tuple[list[_Reading], bool, _Source]] = []
     depths: list[float] = []  # each blob's centre row (working pixels)
-    for contour in find_blobs(mask):
+    for contour in find_blobs(mask, lab, table):
         contour = ink_bays_closed(contour, lab, table)
         blob_mask = np.zeros_like(mask)
         cv2.drawContours(blob_mask, [contour], -1, 255, -1)
