@@ -52,6 +52,22 @@ def test_direction_and_flip_votes() -> None:
     assert lay_out([], flipped=False).order == ()
 
 
+def test_lone_square_faces_do_not_outvote_a_run() -> None:
+    """A checked cloth's squares, each cut as a face alone and listed down the photo,
+    outnumber a hand's row (real-69 69080); being square they say nothing of the
+    rows' direction, so the row's faces decide. Alone, a tile's face still votes."""
+    row = [np.array([[x, 100], [x + 30, 100], [x + 30, 140], [x, 140]], float)
+           for x in range(0, 150, 30)]
+    squares = [np.array([[x + 20, y], [x + 20, y + 20], [x, y + 20], [x, y]], float)
+               for x in range(0, 400, 40) for y in (200, 240)]  # TL->TR points down
+    quads = row + squares
+    runs = [0] * len(row) + list(range(1, len(squares) + 1))
+    assert abs(reading_direction(quads)[1]) > 0.9  # (outvoted without the runs)
+    assert np.allclose(reading_direction(quads, runs), [1, 0])
+    lone_tile = [np.array([[0, 0], [0, 30], [-40, 30], [-40, 0]], float)]  # a face, its row down
+    assert np.allclose(reading_direction(lone_tile, [0]), [0, 1])
+
+
 def test_separate_runs_are_separate_blocks_even_when_close() -> None:
     w, h = 30.0, 40.0
     quads = [np.array([[x, 0], [x + w, 0], [x + w, h], [x, h]])

@@ -8,10 +8,13 @@ turned 180°, which the classifier sees as tiles upside down.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+
+from vision.face_mask import FACE_ASPECT
 
 GAP_FACTOR = 0.22
 """A gap wider than this share of a tile's width separates two blocks."""
@@ -38,18 +41,41 @@ class Layout:
     flipped: bool  # the photo was taken from across the table
 
 
-def reading_direction(quads: Sequence[np.ndarray]) -> np.ndarray:
+def reading_direction(quads: Sequence[np.ndarray], runs: Sequence[int] | None = None
+                      ) -> np.ndarray:
     """The rows' direction in the image, pointing right (or down for vertical rows).
 
     Each quad is TL, TR, BR, BL in its row's frame, so TL->TR runs along the row.
     Directions are averaged as doubled angles, since a row can be listed either way.
+
+    ``runs`` (the run of touching faces each quad was cut from) weighs the votes: a
+    run of two faces or more was cut along its length, but a face alone has only its
+    own outline to say which way its row runs, and a square one says nothing. A face
+    alone votes by how far from square it is, fully from a tile's upright face
+    (:data:`vision.face_mask.FACE_ASPECT`) on: a checked cloth's squares, cut as a
+    hundred lone faces either way round, outvoted a hand's row of thirteen, and
+    every tile was read turned a quarter (real-69 69080: character tiles read as
+    flowers).
     """
     if not quads:
         return np.array([1.0, 0.0])
-    vec = np.array([q[1] - q[0] + q[2] - q[3] for q in quads], np.float64)
-    sideways = np.array([np.linalg.norm(v) < 1e-9 for v in vec])
-    ang = np.arctan2(vec[~sideways, 1], vec[~sideways, 0]) if (~sideways).any() else np.zeros(1)
-    mean2 = np.arctan2(np.sin(2 * ang).mean(), np.cos(2 * ang).mean()) / 2
+    along = np.array([q[1] - q[0] + q[2] - q[3] for q in quads], np.float64)
+    length = np.linalg.norm(along, axis=1)
+    weight = np.ones(len(quads))
+    if runs is not None:
+        size = Counter(runs)
+        across = np.array([np.linalg.norm(q[3] - q[0] + q[2] - q[1]) for q in quads])
+        unsquare = np.abs(np.log(np.maximum(length, 1e-9) / np.maximum(across, 1e-9)))
+        weight = np.where([size[r] >= 2 for r in runs], 1.0,
+                          np.minimum(unsquare / abs(np.log(FACE_ASPECT)), 1.0))
+    use = length >= 1e-9
+    if not use.any():
+        return np.array([1.0, 0.0])
+    if not (weight[use] > 0).any():
+        weight = np.ones(len(quads))
+    ang = np.arctan2(along[use, 1], along[use, 0])
+    w = weight[use]
+    mean2 = np.arctan2((w * np.sin(2 * ang)).sum(), (w * np.cos(2 * ang)).sum()) / 2
     d = np.array([np.cos(mean2), np.sin(mean2)])
     if d[0] < -1e-6 or (abs(d[0]) <= 1e-6 and d[1] < 0):
         d = -d

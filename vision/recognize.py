@@ -313,7 +313,7 @@ def _recognize_at(image: np.ndarray, scale: float, classifier: Classifier, keep_
 
     read, quads = read_with(seg)
     # a tile set apart cut across its height into two faces, likelier read as one
-    rows = reading_direction([q.corners for q in seg.quads])
+    rows = reading_direction([q.corners for q in seg.quads], [q.blob for q in seg.quads])
     for blob in crosswise_pairs(seg, rows):
         one = with_one_face(seg, blob, rows)
         again, placed = read_with(one)
@@ -416,7 +416,7 @@ def _read(image: np.ndarray, seg: Segmentation, scale: float, classifier: Classi
           memo: _Memo) -> tuple[Recognition, list[int]]:
     """The photo read with ``seg``'s quads, and the quad each tile was read from."""
     quads = [q.corners for q in seg.quads]
-    right = reading_direction(quads)
+    right = reading_direction(quads, [q.blob for q in seg.quads])
     ordered = [order_corners(q, right) for q in quads]
     crops = [crop_tile(image, c, sideways=q.sideways) for c, q in zip(ordered, seg.quads,
                                                                        strict=True)]
