@@ -13,6 +13,7 @@ touching tiles (:func:`find_blobs`), which :mod:`vision.seams` cuts into faces.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -871,6 +872,20 @@ def find_blobs(mask: np.ndarray, lab: np.ndarray | None = None,
     return kept + [h for h in hulls if whole(h) and cv2.contourArea(h) <= 1.5 * face_area]
 
 
+def _small_holes(mask: np.ndarray
+                 ) -> tuple[Sequence[np.ndarray], list[tuple[np.ndarray, int]]]:
+    """The mask's outlines, and its holes under :data:`HOLE` of the photo, each with the
+    index of the outline around it: the holes that :func:`_frames_filled` and
+    :func:`_ink_filled` may fill before the mask is opened."""
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
+    if hierarchy is None:
+        return contours, []
+    limit = HOLE * mask.shape[0] * mask.shape[1]
+    return contours, [(c, int(parent)) for c, (_, _, _, parent)
+                      in zip(contours, hierarchy[0], strict=True)
+                      if parent >= 0 and cv2.contourArea(c) <= limit]
+
+
 def _frames_filled(mask: np.ndarray) -> np.ndarray:
     """The mask with the holes that frames leave in it filled, before opening it can
     break them open: small (:data:`HOLE`), in a solid run (:data:`SOLID`), and
@@ -883,15 +898,14 @@ def _frames_filled(mask: np.ndarray) -> np.ndarray:
     were lost (generated scene 12007, the scanned ``xmahjongg_real`` set). The
     frames' ink counts towards the run's solidity: three of that set's dragons in
     a meld are more frame than face (real-49 49110)."""
-    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
-    if hierarchy is None:
+    contours, small = _small_holes(mask)
+    if not small:
         return mask
-    limit = HOLE * mask.shape[0] * mask.shape[1]
     n, labels = cv2.connectedComponents(mask, connectivity=8)
     pixels = np.bincount(labels.ravel(), minlength=n)
     framed: dict[int, list[np.ndarray]] = {}  # the holes that are frames, by their outline
-    for c, (_, _, _, parent) in zip(contours, hierarchy[0], strict=True):
-        if parent >= 0 and cv2.contourArea(c) <= limit and _holds_face(mask, c):
+    for c, parent in small:
+        if _holds_face(mask, c):
             framed.setdefault(parent, []).append(c)
     holes = []
     for parent, inside in framed.items():
@@ -924,16 +938,8 @@ def _ink_filled(mask: np.ndarray, lab: np.ndarray, table: np.ndarray) -> np.ndar
     from table by.)"""
     if len(table) == 0:
         return mask
-    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    if hierarchy is None:
-        return mask
-    limit = HOLE * mask.shape[0] * mask.shape[1]
-    holes = [c for c, (_, _, _, parent) in zip(contours, hierarchy[0], strict=True)
-             if parent >= 0 and cv2.contourArea(c) <= limit]
-    if not holes:
-        return mask
     ink = []
-    for c in holes:
+    for c, _ in _small_holes(mask)[1]:
         x, y, w, h = cv2.boundingRect(c)
         inside = np.zeros((h, w), np.uint8)
         cv2.drawContours(inside, [c - [x, y]], -1, 255, -1)
