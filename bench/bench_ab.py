@@ -8,7 +8,8 @@ Here each version runs warm in its own process, from its own checkout, and
 each photo is read by one and then the other (the order turned every photo),
 so that the drift falls on both alike.
 
-Prints each version's median decode -> result time, the median of the
+Prints each version's median decode -> result time (and its mean and 90th
+percentile, where a second reading of some photos shows), the median of the
 per-photo ratios (this checkout / the other), and how many photos the two read
 differently (other tiles or names; the same names with an outline moved by
 over a pixel), which says whether a change meant to be only faster is.
@@ -29,6 +30,8 @@ import subprocess
 import sys
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -142,8 +145,11 @@ def main() -> None:
           + (f" --limit {args.limit}" if args.limit else ""))
     print(f"{len(photos)} photos, each read by both versions in turn (warm processes)")
     for name, runs in (("this checkout", mine), (f"base {args.base}", theirs)):
+        seconds = [r["seconds"] for r in runs]
         print(f"  {name}: decode->result median {median_ms(runs, 'seconds'):.0f} ms "
-              f"(decode {median_ms(runs, 'decode'):.0f} ms)")
+              f"(decode {median_ms(runs, 'decode'):.0f} ms), mean "
+              f"{1000 * statistics.fmean(seconds):.0f} ms, 90th percentile "
+              f"{1000 * float(np.percentile(seconds, 90)):.0f} ms")
     print(f"  per-photo time, this checkout / base: median {ratio:.3f}")
     slower = [(a, b) for a, b in zip(mine, theirs, strict=True)
               if a["seconds"] >= SLOWER * b["seconds"]]

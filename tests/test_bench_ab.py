@@ -27,5 +27,6 @@ def test_a_checkout_compared_with_itself_reads_every_photo_alike(tmp_path: Path)
     assert lines[0].startswith("command: python bench/bench_ab.py --base")
     assert "2 photos, each read by both versions in turn" in lines[1]
     assert any("per-photo time, this checkout / base: median" in ln for ln in lines)
+    assert sum(" ms, 90th percentile " in ln for ln in lines) == 2  # one per version
     assert lines[-2].strip() == "photos with other tiles or names: 0"
     assert lines[-1].strip().endswith("an outline moved by over 1.0 px: 0")

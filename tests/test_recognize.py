@@ -69,7 +69,18 @@ def test_tiles_are_found_in_order_and_mostly_named() -> None:
     assert right / total >= 0.5  # an unseen artwork style; the benchmark has the figures
 
 
+@pytest.fixture
+def read_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A photo whose tiles count right is read once, whatever tiles it leaves hard to
+    read: for the tests of what one reading does with such tiles (the closer
+    reading that they call for, ``UNSURE_TILES``, has a test of its own)."""
+    import vision.recognize
+
+    monkeypatch.setattr(vision.recognize, "UNSURE_TILES", 10**6)
+
+
 @needs_model
+@pytest.mark.usefixtures("read_once")
 def test_a_hand_reader_sees_every_tile_by_block_and_its_choice_is_reported() -> None:
     """The reader gets each block's tiles with their readings, best first; a tile it
     reads otherwise keeps its first reading as an alternative, its own probability
@@ -100,6 +111,7 @@ def test_a_hand_reader_sees_every_tile_by_block_and_its_choice_is_reported() -> 
 
 
 @needs_model
+@pytest.mark.usefixtures("read_once")
 def test_a_tile_the_hand_settles_is_not_marked_to_check() -> None:
     """Generated scene 34: its 8 characters is read at 0.55, below the mark that asks
     the player to check it, but no other likely reading of it makes a winning
@@ -200,11 +212,14 @@ def test_the_hand_reader_may_choose_beyond_the_alternatives_shown() -> None:
 
 
 @needs_model
-def test_a_photo_that_does_not_count_right_is_read_again_at_full_size() -> None:
+def test_a_photo_that_does_not_count_right_is_read_again_at_full_size(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """A photo read smaller than it was taken whose tiles do not count as a winning
     hand (generated scene 13 at a quarter of its size) is read again from its full
     size, and that reading is kept when it counts right; a photo that counts right
-    is read once, and one whose full size cannot be decoded keeps its reading."""
+    is read once (unless it leaves tiles hard to read: ``UNSURE_TILES``), and one
+    whose full size cannot be decoded keeps its reading."""
+    import vision.recognize
     from scoring.likely_hand import most_likely
     from vision.photo import Photo, PhotoError
     from vision.recognize import recognize
@@ -234,6 +249,7 @@ def test_a_photo_that_does_not_count_right_is_read_again_at_full_size() -> None:
                      full_size=undecodable) == alone
 
     calls.clear()
+    monkeypatch.setattr(vision.recognize, "UNSURE_TILES", 10**6)
     half = cv2.resize(scene.image, (800, 600), interpolation=cv2.INTER_AREA)
     recognize(half, scale=0.5, hand_reader=most_likely, full_size=full_size)
     assert calls == []  # counted right at half size: read once
@@ -546,6 +562,20 @@ def test_a_hand_photographed_from_afar_is_read_again_closer(
     assert_read_exactly_only_with(seed=63078, size=(4000, 3000), turn=90, folder=tmp_path,
                                   monkeypatch=monkeypatch, step="CLOSER_WORK_SIDE",
                                   off=WORK_SIDE)
+
+
+@needs_model
+@pytest.mark.skipif("xmahjongg_real" not in available_sources(),
+                    reason="the xmahjongg Debian package is not installed")
+def test_a_hand_that_counts_but_reads_unsurely_is_read_again_closer(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A chow of characters (real-65 scene 65119) was cut with its tiles' sides and
+    without its numbers, and read as three souths at 0.11-0.16: the hand still
+    counted, so it was not read again. Three tiles hard to read are reason enough:
+    with the larger working copy the chow is cut at its faces and the hand is
+    read exactly; without that rule it is not."""
+    assert_read_exactly_only_with(seed=65119, size=(4000, 3000), turn=0, folder=tmp_path,
+                                  monkeypatch=monkeypatch, step="UNSURE_TILES", off=10**6)
 
 
 @needs_model

@@ -67,6 +67,23 @@ whose tiles do not count as a winning hand is read again (:func:`_closer`). At
 1400, 21 of the 53 hands of seventeen sets that still did not count right at
 full size were read exactly, at 700 only 11; at 1200 or 1800, none of the 22
 left that 1400 did not count right (fifty-first session)."""
+UNSURE_TILES = 1
+"""A photo whose tiles count as a winning hand is read again closer too
+(:func:`_closer`) when at least this many of them are still hard to read
+(``low_confidence``) once the hand has settled what it can; the closer read is
+kept only when it counts right with fewer such tiles (:func:`_surer`).
+Why: a run cut at the wrong pitch, or its faces cut with their tiles' sides and
+without their tops, gives as many faces as tiles, each read unsurely (real-63
+63108: 10 of 15; real-65 65119: a chow of characters cut below its numbers,
+read as three souths at 0.11-0.16); and a bonus tile read unsurely at one
+scale is often read surely, and rightly, at another. Over seven sets (1 050
+hands, fifty-sixth session) 3 read 4 more hands exactly and lost 1 (fresh-66
+66134, a winter read as the bamboo flower at 1400 pixels, with a warning);
+2 read 3 more; 1 read 7 more again, and the hands read right that ask for a
+check fell by a fifth (295 -> 229). The cost is in the photos read again, a third of them
+at 1: real-65's mean 248 -> 436 ms, its 90th percentile 309 -> 914 ms, its
+median 199 -> 225 ms (``bench/bench_ab.py``; at 2: a seventh, mean 267 ->
+348 ms)."""
 MIN_ONE_FACE = 0.5
 """Two faces of a tile set apart, cut across the photo's rows, are read as one face
 (:func:`vision.segment.with_one_face`) when it reads at least this surely, and more
@@ -231,7 +248,8 @@ def recognize(
     would also make a winning hand, marked ``wins`` (:data:`HandAlternatives`);
     a face too wide to be one tile (:data:`TOO_WIDE`) is marked however surely
     it was read.
-    A photo whose tiles do not count as a winning hand is read again closer
+    A photo whose tiles do not count as a winning hand, or whose hand leaves
+    tiles hard to read (:data:`UNSURE_TILES`), is read again closer
     (:func:`_closer`): from ``full_size()``, the photo at its full size when
     ``image`` is smaller, and with a larger working copy.
     The first call tunes the process's allocator to keep freed memory for the
@@ -249,7 +267,7 @@ def recognize(
 
         classifier = cast(Classifier, default_classifier())
     read = _recognize_at(image, scale, classifier, keep_crops, hand_reader, hand_alternatives)
-    if not _miscounted(read):
+    if _settled(read):
         return read
     return _closer(read, image, scale, full_size, classifier, keep_crops, hand_reader,
                    hand_alternatives)
@@ -259,21 +277,24 @@ def _closer(read: Recognition, image: np.ndarray, scale: float,
             full_size: Callable[[], Photo] | None, classifier: Classifier, keep_crops: bool,
             hand_reader: HandReader | None, hand_alternatives: HandAlternatives | None
             ) -> Recognition:
-    """The photo read again, closer, until its tiles count as a winning hand: at its
-    full size (``full_size()``, when ``image`` is smaller), then with the segmenter's
-    working copy :data:`CLOSER_WORK_SIDE` pixels long; ``read`` if neither counts.
+    """The photo read again, closer, until its tiles count as a winning hand with
+    fewer than :data:`UNSURE_TILES` hard to read: at its full size (``full_size()``,
+    when ``image`` is smaller), then with the segmenter's working copy
+    :data:`CLOSER_WORK_SIDE` pixels long. The best read is kept (:func:`_surer`):
+    ``read`` if no closer one counts right with fewer tiles hard to read.
 
     Why: photos are read at about 2000 pixels (decoding a phone's JPEG at half
     size is several times faster) and cut into faces on a copy of 1000 pixels
     (:data:`vision.segment.WORK_SIDE`), and a run of small faces may be cut into
     the wrong number of faces there: a tile split in two, a meld cut as a face
     and a half, the faces of a photo taken from afar each cut in three. More
-    pixels cut them again otherwise. Only a hand that does not count right is
-    read again, about one photo in thirty of the generated sets, so the others
-    cost nothing more (fifty-first session, docs/vision.md: of 71 such hands of
-    seventeen sets, 10 were read exactly at full size and 21 more with the
-    larger copy, and none was read wrong without a warning). A photo that
-    cannot be decoded at full size is read closer as it is."""
+    pixels cut them again otherwise. A hand that does not count right is read
+    again, about one photo in thirty of the generated sets (fifty-first session,
+    docs/vision.md: of 71 such hands of seventeen sets, 10 were read exactly at
+    full size and 21 more with the larger copy, and none was read wrong without
+    a warning), and since the fifty-sixth session one with a tile still hard to
+    read (:data:`UNSURE_TILES`). A photo that cannot be decoded at full size is
+    read closer as it is."""
     sides: list[int] = []
     if full_size is not None and scale < 1:
         try:
@@ -288,9 +309,31 @@ def _closer(read: Recognition, image: np.ndarray, scale: float,
     for side in sides:
         again = _recognize_at(image, scale, classifier, keep_crops, hand_reader,
                               hand_alternatives, side)
-        if not _miscounted(again):
-            return again
+        if _surer(again, read):
+            read = again
+        if _settled(read):
+            break
     return read
+
+
+def _settled(read: Recognition) -> bool:
+    """Whether a read needs no closer look: its tiles count as a winning hand, and
+    fewer than :data:`UNSURE_TILES` of them are still hard to read."""
+    return not _miscounted(read) and _unsure(read) < UNSURE_TILES
+
+
+def _unsure(read: Recognition) -> int:
+    """How many tiles are still marked hard to read."""
+    return sum(t.low_confidence for t in read.tiles)
+
+
+def _surer(again: Recognition, read: Recognition) -> bool:
+    """Whether a closer read ``again`` is better than ``read``: it counts right where
+    ``read`` does not, or both count right and ``again`` has fewer tiles hard to read.
+    On a tie the earlier read stays (the closer reads cost more and were not needed)."""
+    if _miscounted(again):
+        return False
+    return _miscounted(read) or _unsure(again) < _unsure(read)
 
 
 def _recognize_at(image: np.ndarray, scale: float, classifier: Classifier, keep_crops: bool,
