@@ -77,13 +77,13 @@ without their tops, gives as many faces as tiles, each read unsurely (real-63
 63108: 10 of 15; real-65 65119: a chow of characters cut below its numbers,
 read as three souths at 0.11-0.16); and a bonus tile read unsurely at one
 scale is often read surely, and rightly, at another. Over seven sets (1 050
-hands, fifty-sixth session) 3 read 4 more hands exactly and lost 1 (fresh-66
-66134, a winter read as the bamboo flower at 1400 pixels, with a warning);
-2 read 3 more; 1 read 7 more again, and the hands read right that ask for a
-check fell by a fifth (295 -> 229). The cost is in the photos read again, a third of them
-at 1: real-65's mean 248 -> 436 ms, its 90th percentile 309 -> 914 ms, its
-median 199 -> 225 ms (``bench/bench_ab.py``; at 2: a seventh, mean 267 ->
-348 ms)."""
+hands, fifty-sixth session), at 3 four more hands were read exactly and one
+lost (fresh-66 66134, a winter read as the bamboo flower at 1400 pixels, with
+a warning); at 2, three more; at 1, seven more again, and the hands read right
+that ask for a check fell by a fifth (295 -> 229). The cost is in the photos
+read again, a third of them at 1: real-65's mean 248 -> 436 ms, its 90th
+percentile 309 -> 914 ms, its median 199 -> 225 ms (``bench/bench_ab.py``;
+at 2, a seventh of them: mean 267 -> 348 ms)."""
 MIN_ONE_FACE = 0.5
 """Two faces of a tile set apart, cut across the photo's rows, are read as one face
 (:func:`vision.segment.with_one_face`) when it reads at least this surely, and more
