@@ -59,7 +59,8 @@ def recognize_photo(data: bytes, settings: Settings, *, annotate: bool = False) 
             "Send the photo as the camera took it.",
         )
     found = read_tiles(photo, full_size=lambda: load_photo(  # heavy: after the checks
-        data, max_bytes=settings.max_upload_bytes, max_pixels=settings.max_pixels))
+        data, max_bytes=settings.max_upload_bytes, max_pixels=settings.max_pixels),
+        read_again_unsure=settings.read_again_unsure)
     picture = None
     if annotate:
         from vision.annotate import annotate as draw
@@ -68,19 +69,21 @@ def recognize_photo(data: bytes, settings: Settings, *, annotate: bool = False) 
     return RecognizedPhoto(with_photo_size(found.to_dict(), photo), picture)
 
 
-def read_tiles(photo: Photo, full_size: Callable[[], Photo] | None = None) -> Recognition:
+def read_tiles(photo: Photo, full_size: Callable[[], Photo] | None = None, *,
+               read_again_unsure: bool = True) -> Recognition:
     """The photo's tiles as the service and ``mjlens`` read them: the hand chooses
     among unsure readings (``most_likely``), settles the tiles it answers for and
     offers the faces that would also win (``other_winning_faces``); a photo
-    whose tiles do not count as a winning hand is read again, closer: from
-    ``full_size()`` when ``photo`` was decoded smaller than it was taken
-    (``vision.recognize``). Here because only ``api`` wires ``scoring`` into
-    ``vision``."""
+    whose tiles do not count as a winning hand, or (with ``read_again_unsure``)
+    that leaves tiles hard to read, is read again, closer: from ``full_size()``
+    when ``photo`` was decoded smaller than it was taken (``vision.recognize``).
+    Here because only ``api`` wires ``scoring`` into ``vision``."""
     from scoring.likely_hand import most_likely, other_winning_faces
     from vision.recognize import recognize
 
     return recognize(photo.image, scale=photo.scale, hand_reader=most_likely,
-                     hand_alternatives=other_winning_faces, full_size=full_size)
+                     hand_alternatives=other_winning_faces, full_size=full_size,
+                     read_again_unsure=read_again_unsure)
 
 
 def with_photo_size(recognition: dict[str, Any], photo: Photo) -> dict[str, Any]:

@@ -64,6 +64,13 @@ class Settings(BaseSettings):
     )
     workers: int = Field(
         default=1, ge=1, description="Worker processes started by 'mjlens serve'.")
+    read_again_unsure: bool = Field(
+        default=True,
+        description="Read a photo again, closer, when its tiles count as a winning hand "
+        "but some stay hard to read: more hands read exactly, at about twice the CPU "
+        "time for such photos (a third of photos of an unfamiliar tile set); false reads "
+        "them once.",
+    )
     annotate_quality: int = Field(
         default=85, ge=30, le=95, description="JPEG quality of annotated images.",
     )

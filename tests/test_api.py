@@ -106,7 +106,9 @@ def test_settings_from_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MJLENS_MAX_UPLOAD_BYTES", "5000000")
     monkeypatch.setenv("MJLENS_MAX_CONCURRENT_RECOGNITIONS", "3")
     monkeypatch.setenv("MJLENS_CORS_ORIGINS", "*")
+    monkeypatch.setenv("MJLENS_READ_AGAIN_UNSURE", "false")
     settings = Settings()
+    assert not settings.read_again_unsure and Settings.model_fields["read_again_unsure"].default
     assert settings.max_upload_bytes == 5_000_000
     assert settings.max_concurrent_recognitions == 3
     assert settings.cors_origin_list == ["*"]

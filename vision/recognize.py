@@ -234,6 +234,7 @@ def recognize(
     hand_reader: HandReader | None = None,
     hand_alternatives: HandAlternatives | None = None,
     full_size: Callable[[], Photo] | None = None,
+    read_again_unsure: bool = True,
 ) -> Recognition:
     """Find, name and group the tiles in an RGB photo.
 
@@ -248,10 +249,11 @@ def recognize(
     would also make a winning hand, marked ``wins`` (:data:`HandAlternatives`);
     a face too wide to be one tile (:data:`TOO_WIDE`) is marked however surely
     it was read.
-    A photo whose tiles do not count as a winning hand, or whose hand leaves
-    tiles hard to read (:data:`UNSURE_TILES`), is read again closer
-    (:func:`_closer`): from ``full_size()``, the photo at its full size when
-    ``image`` is smaller, and with a larger working copy.
+    A photo whose tiles do not count as a winning hand, or (unless
+    ``read_again_unsure`` is false) whose hand leaves tiles hard to read
+    (:data:`UNSURE_TILES`), is read again closer (:func:`_closer`): from
+    ``full_size()``, the photo at its full size when ``image`` is smaller, and
+    with a larger working copy.
     The first call tunes the process's allocator to keep freed memory for the
     next photo (:func:`vision.allocator.keep_freed_memory`).
     """
@@ -267,21 +269,23 @@ def recognize(
 
         classifier = cast(Classifier, default_classifier())
     read = _recognize_at(image, scale, classifier, keep_crops, hand_reader, hand_alternatives)
-    if _settled(read):
+    unsure_tiles = UNSURE_TILES if read_again_unsure else None
+    if _settled(read, unsure_tiles):
         return read
     return _closer(read, image, scale, full_size, classifier, keep_crops, hand_reader,
-                   hand_alternatives)
+                   hand_alternatives, unsure_tiles)
 
 
 def _closer(read: Recognition, image: np.ndarray, scale: float,
             full_size: Callable[[], Photo] | None, classifier: Classifier, keep_crops: bool,
-            hand_reader: HandReader | None, hand_alternatives: HandAlternatives | None
-            ) -> Recognition:
+            hand_reader: HandReader | None, hand_alternatives: HandAlternatives | None,
+            unsure_tiles: int | None) -> Recognition:
     """The photo read again, closer, until its tiles count as a winning hand with
-    fewer than :data:`UNSURE_TILES` hard to read: at its full size (``full_size()``,
-    when ``image`` is smaller), then with the segmenter's working copy
-    :data:`CLOSER_WORK_SIDE` pixels long. The best read is kept (:func:`_surer`):
-    ``read`` if no closer one counts right with fewer tiles hard to read.
+    fewer than ``unsure_tiles`` hard to read (any number when ``None``): at its
+    full size (``full_size()``, when ``image`` is smaller), then with the
+    segmenter's working copy :data:`CLOSER_WORK_SIDE` pixels long. The best read
+    is kept (:func:`_surer`): ``read`` if no closer one counts right with fewer
+    tiles hard to read.
 
     Why: photos are read at about 2000 pixels (decoding a phone's JPEG at half
     size is several times faster) and cut into faces on a copy of 1000 pixels
@@ -311,15 +315,16 @@ def _closer(read: Recognition, image: np.ndarray, scale: float,
                               hand_alternatives, side)
         if _surer(again, read):
             read = again
-        if _settled(read):
+        if _settled(read, unsure_tiles):
             break
     return read
 
 
-def _settled(read: Recognition) -> bool:
+def _settled(read: Recognition, unsure_tiles: int | None) -> bool:
     """Whether a read needs no closer look: its tiles count as a winning hand, and
-    fewer than :data:`UNSURE_TILES` of them are still hard to read."""
-    return not _miscounted(read) and _unsure(read) < UNSURE_TILES
+    fewer than ``unsure_tiles`` of them are still hard to read (``None``: however
+    many)."""
+    return not _miscounted(read) and (unsure_tiles is None or _unsure(read) < unsure_tiles)
 
 
 def _unsure(read: Recognition) -> int:
