@@ -69,22 +69,12 @@ def test_tiles_are_found_in_order_and_mostly_named() -> None:
     assert right / total >= 0.5  # an unseen artwork style; the benchmark has the figures
 
 
-@pytest.fixture
-def read_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A photo whose tiles count right is read once, whatever tiles it leaves hard to
-    read: for the tests of what one reading does with such tiles (the closer
-    reading that they call for, ``UNSURE_TILES``, has a test of its own)."""
-    import vision.recognize
-
-    monkeypatch.setattr(vision.recognize, "UNSURE_TILES", 10**6)
-
-
 @needs_model
-@pytest.mark.usefixtures("read_once")
 def test_a_hand_reader_sees_every_tile_by_block_and_its_choice_is_reported() -> None:
     """The reader gets each block's tiles with their readings, best first; a tile it
     reads otherwise keeps its first reading as an alternative, its own probability
-    and the mark to check it, and a warning lists it."""
+    and the mark to check it, and a warning lists it. (Read once: the closer reading
+    that a tile left hard to read calls for has a test of its own.)"""
     from vision.recognize import recognize
 
     scene = generate_scene(32, size=(1200, 900))
@@ -96,8 +86,9 @@ def test_a_hand_reader_sees_every_tile_by_block_and_its_choice_is_reported() -> 
         codes[0][0] = blocks[0][0][1][0]
         return codes
 
-    plain = recognize(scene.image)
-    rec = recognize(scene.image, hand_reader=second_choice_for_the_first_tile)
+    plain = recognize(scene.image, read_again_unsure=False)
+    rec = recognize(scene.image, hand_reader=second_choice_for_the_first_tile,
+                    read_again_unsure=False)
     assert [len(b) for b in seen] == [len(g.tiles) for g in plain.groups]
     assert [o[0][0] for b in seen for o in b] == plain.codes
     first, was = rec.tiles[0], plain.tiles[0]
@@ -111,16 +102,16 @@ def test_a_hand_reader_sees_every_tile_by_block_and_its_choice_is_reported() -> 
 
 
 @needs_model
-@pytest.mark.usefixtures("read_once")
 def test_a_tile_the_hand_settles_is_not_marked_to_check() -> None:
     """Generated scene 34: its 8 characters is read at 0.55, below the mark that asks
     the player to check it, but no other likely reading of it makes a winning
-    hand, so the hand settles it; the same photo's codes are unchanged."""
+    hand, so the hand settles it; the same photo's codes are unchanged. (Read
+    once: read again closer, the 8 characters is sure.)"""
     from scoring.likely_hand import most_likely, other_winning_faces
     from vision.recognize import LOW_CONFIDENCE, recognize
 
     scene = generate_scene(34, size=(1200, 900))
-    plain = recognize(scene.image, hand_reader=most_likely)
+    plain = recognize(scene.image, hand_reader=most_likely, read_again_unsure=False)
     unsure = [t for t in plain.tiles if t.confidence < LOW_CONFIDENCE]
     assert unsure and all(t.low_confidence for t in unsure)
     assert any(w.code == "low_confidence" for w in plain.warnings)
@@ -130,7 +121,8 @@ def test_a_tile_the_hand_settles_is_not_marked_to_check() -> None:
         asked.append(mark)
         return other_winning_faces(blocks, mark)
 
-    rec = recognize(scene.image, hand_reader=most_likely, hand_alternatives=settles)
+    rec = recognize(scene.image, hand_reader=most_likely, hand_alternatives=settles,
+                    read_again_unsure=False)
     assert asked == [LOW_CONFIDENCE]
     assert rec.codes == plain.codes == [t.code for t in scene.tiles]
     assert not any(t.low_confidence for t in rec.tiles)
@@ -212,14 +204,12 @@ def test_the_hand_reader_may_choose_beyond_the_alternatives_shown() -> None:
 
 
 @needs_model
-def test_a_photo_that_does_not_count_right_is_read_again_at_full_size(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_photo_that_does_not_count_right_is_read_again_at_full_size() -> None:
     """A photo read smaller than it was taken whose tiles do not count as a winning
     hand (generated scene 13 at a quarter of its size) is read again from its full
     size, and that reading is kept when it counts right; a photo that counts right
-    is read once (unless it leaves tiles hard to read: ``UNSURE_TILES``), and one
-    whose full size cannot be decoded keeps its reading."""
-    import vision.recognize
+    is read once (unless it leaves tiles hard to read: ``read_again_unsure``), and
+    one whose full size cannot be decoded keeps its reading."""
     from scoring.likely_hand import most_likely
     from vision.photo import Photo, PhotoError
     from vision.recognize import recognize
@@ -249,9 +239,9 @@ def test_a_photo_that_does_not_count_right_is_read_again_at_full_size(
                      full_size=undecodable) == alone
 
     calls.clear()
-    monkeypatch.setattr(vision.recognize, "UNSURE_TILES", 10**6)
     half = cv2.resize(scene.image, (800, 600), interpolation=cv2.INTER_AREA)
-    recognize(half, scale=0.5, hand_reader=most_likely, full_size=full_size)
+    recognize(half, scale=0.5, hand_reader=most_likely, full_size=full_size,
+              read_again_unsure=False)
     assert calls == []  # counted right at half size: read once
 
 

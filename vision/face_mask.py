@@ -821,17 +821,15 @@ def table_distance(lab: np.ndarray, centres: np.ndarray,
     return out
 
 
-def find_blobs(mask: np.ndarray, lab: np.ndarray | None = None,
-               table: np.ndarray | None = None) -> list[np.ndarray]:
+def find_blobs(mask: np.ndarray, lab: np.ndarray, table: np.ndarray) -> list[np.ndarray]:
     """Contours of runs of touching faces (seams and ink closed, holes filled).
 
     ``lab`` and ``table`` (the photo in Lab and the table's colours, from
-    :func:`face_mask`) let the holes that ink leaves in a face be filled before the
-    mask is opened (:func:`_ink_filled`)."""
+    :func:`face_mask`) tell the holes that ink leaves in a face, filled before the
+    mask is opened (:func:`_ink_filled`), from holes of table."""
     k = cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5))
-    closed = _frames_filled(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, k))
-    if lab is not None and table is not None:
-        closed = _ink_filled(closed, lab, table)
+    closed = _ink_filled(_frames_filled(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, k)),
+                         lab, table)
     opened = cv2.morphologyEx(closed, cv2.MORPH_OPEN, cv2.getStructuringElement(
         cv2.MORPH_RECT, (3, 3)))
     contours, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
