@@ -9,11 +9,20 @@ a message naming the variable, rather than misbehaving under load.
 from __future__ import annotations
 
 import os
+from typing import Literal
 
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from vision.photo import DEFAULT_MAX_BYTES, DEFAULT_MAX_PIXELS
+
+ReadAgain = Literal["always", "when_idle", "never"]
+"""When a photo whose hand leaves tiles hard to read is read again, closer
+(``vision.recognize.UNSURE_TILES``)."""
+SWITCH: dict[str, ReadAgain] = {
+    "true": "always", "1": "always", "yes": "always", "on": "always",
+    "false": "never", "0": "never", "no": "never", "off": "never",
+}
 
 
 def _default_concurrency() -> int:
@@ -64,16 +73,29 @@ class Settings(BaseSettings):
     )
     workers: int = Field(
         default=1, ge=1, description="Worker processes started by 'mjlens serve'.")
-    read_again_unsure: bool = Field(
-        default=True,
+    read_again_unsure: ReadAgain = Field(
+        default="when_idle",
         description="Read a photo again, closer, when its tiles count as a winning hand "
-        "but some stay hard to read: more hands read exactly, at about twice the CPU "
-        "time for such photos (a third of photos of an unfamiliar tile set); false reads "
-        "them once.",
+        "but some stay hard to read: more hands read exactly and fewer tiles to check, at "
+        "about twice the CPU time for such photos (a third of photos of an unfamiliar tile "
+        "set). 'always'; 'when_idle' (only while no other photo waits for a recognition "
+        "slot, so that a busy service keeps its throughput); 'never'. true and false "
+        "mean always and never.",
     )
     annotate_quality: int = Field(
         default=85, ge=30, le=95, description="JPEG quality of annotated images.",
     )
+
+    @field_validator("read_again_unsure", mode="before")
+    @classmethod
+    def _on_or_off(cls, value: object) -> object:
+        """The setting began as a switch (fifty-sixth session): a deployment that set
+        it to true or false keeps the behaviour it chose."""
+        if isinstance(value, bool):
+            return "always" if value else "never"
+        if isinstance(value, str) and value.strip().lower() in SWITCH:
+            return SWITCH[value.strip().lower()]
+        return value
 
     @field_validator("cors_origins")
     @classmethod

@@ -106,14 +106,30 @@ def test_settings_from_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MJLENS_MAX_UPLOAD_BYTES", "5000000")
     monkeypatch.setenv("MJLENS_MAX_CONCURRENT_RECOGNITIONS", "3")
     monkeypatch.setenv("MJLENS_CORS_ORIGINS", "*")
-    monkeypatch.setenv("MJLENS_READ_AGAIN_UNSURE", "false")
+    monkeypatch.setenv("MJLENS_READ_AGAIN_UNSURE", "never")
     settings = Settings()
-    assert not settings.read_again_unsure and Settings.model_fields["read_again_unsure"].default
+    assert settings.read_again_unsure == "never"
+    assert Settings.model_fields["read_again_unsure"].default == "when_idle"
     assert settings.max_upload_bytes == 5_000_000
     assert settings.max_concurrent_recognitions == 3
     assert settings.cors_origin_list == ["*"]
     monkeypatch.setenv("MJLENS_MAX_PIXELS", "lots")
     with pytest.raises(ValueError, match="max_pixels"):
+        Settings()
+
+
+@pytest.mark.parametrize(("value", "mode"), [
+    ("false", "never"), ("False", "never"), ("0", "never"), (False, "never"),
+    ("true", "always"), ("ON", "always"), (True, "always"), ("when_idle", "when_idle")])
+def test_reading_again_unsure_photos_is_still_a_switch(value: object, mode: str) -> None:
+    """It began as true or false: a deployment that set it keeps what it chose."""
+    assert Settings(read_again_unsure=value).read_again_unsure == mode
+
+
+def test_an_unknown_way_to_read_again_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MJLENS_READ_AGAIN_UNSURE", "sometimes")
+    with pytest.raises(ValueError,
+                       match=r"(?s)read_again_unsure.*'always', 'when_idle' or 'never'"):
         Settings()
 
 

@@ -102,22 +102,65 @@ def test_a_photo_that_does_not_count_right_is_read_again_at_full_size() -> None:
     assert _matches_truth(rec["tiles"], list(hand.tiles)) == 1.0
 
 
-def test_reading_again_a_photo_that_leaves_tiles_hard_to_read_is_a_setting(
-        tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def unsure_hand(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, bytes]:
     """Generated scene 13, saved as the benchmark saves it: read once, its white
-    dragon is read at 0.72 and marked to check; the service reads it again,
-    closer, where it is sure. ``MJLENS_READ_AGAIN_UNSURE=false`` reads it once."""
+    dragon is read at 0.72 and marked to check; read again, closer, it is sure."""
     from datasets.scenes import generate_scene, save_scene
 
     hand = generate_scene(13, size=(1600, 1200), tilt=15.0, flipped=False)
-    photo = save_scene(hand, tmp_path, "hand").read_bytes()
+    return hand, save_scene(hand, tmp_path_factory.mktemp("unsure"), "hand").read_bytes()
+
+
+def _marked(rec: dict[str, Any], hand: Any) -> list[str]:
+    """The codes of the tiles marked to check, once the tiles are read right."""
+    assert [t["code"] for t in rec["tiles"]] == [t.code for t in hand.tiles]
+    return [t["code"] for t in rec["tiles"] if t["low_confidence"]]
+
+
+def test_reading_again_a_photo_that_leaves_tiles_hard_to_read_is_a_setting(
+        unsure_hand: tuple[Any, bytes]) -> None:
+    """``MJLENS_READ_AGAIN_UNSURE``: ``never`` reads the photo once; ``when_idle``
+    (the default) reads it again while no other photo waits, as here."""
+    hand, photo = unsure_hand
     marked = {}
-    for again in (True, False):
+    for again in ("always", "when_idle", "never"):
         with TestClient(create_app(Settings(read_again_unsure=again))) as service:
-            rec = _post(service, "/api/v1/recognize", photo).json()
-        assert [t["code"] for t in rec["tiles"]] == [t.code for t in hand.tiles]
-        marked[again] = [t["code"] for t in rec["tiles"] if t["low_confidence"]]
-    assert marked == {True: [], False: ["5z"]}
+            marked[again] = _marked(_post(service, "/api/v1/recognize", photo).json(), hand)
+    assert marked == {"always": [], "when_idle": [], "never": ["5z"]}
+
+
+def test_a_busy_service_reads_a_photo_once_while_another_waits(
+        unsure_hand: tuple[Any, bytes]) -> None:
+    """Two uploads at once, one recognition slot: by the time the first photo's
+    first read is done (a tenth of a second or more) the second is waiting, so the
+    first is not read again and keeps its mark; the second, with nothing behind it,
+    is read again."""
+    hand, photo = unsure_hand
+    app = create_app(Settings(max_concurrent_recognitions=1, read_again_unsure="when_idle"))
+    recognizer = app.state.recognizer
+
+    async def scenario() -> dict[str, Any]:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test",
+                                     timeout=300) as http:
+            answers: dict[str, Any] = {}
+
+            async def post(name: str) -> None:
+                files = {"photo": ("hand.jpg", photo, "image/jpeg")}
+                answers[name] = (await http.post("/api/v1/recognize", files=files)).json()
+
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(post, "first")
+                with anyio.fail_after(60):
+                    while recognizer.running == 0:
+                        await anyio.sleep(0.001)
+                tg.start_soon(post, "second")
+            return answers
+
+    answers = anyio.run(scenario)
+    assert {name: _marked(rec, hand) for name, rec in answers.items()} == {
+        "first": ["5z"], "second": []}
 
 
 def test_exif_rotated_upload_is_read_upright(client: TestClient, scene: Any,

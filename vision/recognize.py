@@ -234,7 +234,7 @@ def recognize(
     hand_reader: HandReader | None = None,
     hand_alternatives: HandAlternatives | None = None,
     full_size: Callable[[], Photo] | None = None,
-    read_again_unsure: bool = True,
+    read_again_unsure: bool | Callable[[], bool] = True,
 ) -> Recognition:
     """Find, name and group the tiles in an RGB photo.
 
@@ -253,7 +253,10 @@ def recognize(
     ``read_again_unsure`` is false) whose hand leaves tiles hard to read
     (:data:`UNSURE_TILES`), is read again closer (:func:`_closer`): from
     ``full_size()``, the photo at its full size when ``image`` is smaller, and
-    with a larger working copy.
+    with a larger working copy. ``read_again_unsure`` may be a function, asked
+    once the first read is done: a caller serving many photos can spend the
+    closer read only when it has the time (the service: while no other photo
+    waits).
     The first call tunes the process's allocator to keep freed memory for the
     next photo (:func:`vision.allocator.keep_freed_memory`).
     """
@@ -269,7 +272,8 @@ def recognize(
 
         classifier = cast(Classifier, default_classifier())
     read = _recognize_at(image, scale, classifier, keep_crops, hand_reader, hand_alternatives)
-    unsure_tiles = UNSURE_TILES if read_again_unsure else None
+    again = read_again_unsure() if callable(read_again_unsure) else read_again_unsure
+    unsure_tiles = UNSURE_TILES if again else None
     if _settled(read, unsure_tiles):
         return read
     return _closer(read, image, scale, full_size, classifier, keep_crops, hand_reader,
