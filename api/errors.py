@@ -30,6 +30,7 @@ STATUS_BY_CODE: Mapping[str, int] = {
     "request_too_large": 413,
     "truncated_image": 422,
     "no_tiles_found": 422,
+    "too_many_tiles": 422,
     "illegal_hand": 422,
     "bad_request": 422,
     "bad_rule_option": 422,

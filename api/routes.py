@@ -46,7 +46,7 @@ _PHOTO_ERRORS: dict[int | str, dict[str, Any]] = {
     413: {"model": ErrorResponse, "description": "image_too_large (bytes or pixels)"},
     415: {"model": ErrorResponse, "description": "not_an_image or unsupported_format"},
     422: {"model": ErrorResponse,
-          "description": "truncated_image, no_tiles_found, bad_request"},
+          "description": "truncated_image, no_tiles_found, too_many_tiles, bad_request"},
     503: {"model": ErrorResponse, "description": "busy: too many photos at once; see Retry-After"},
 }
 
@@ -187,12 +187,15 @@ async def _recognize(request: Request, photo: UploadFile, annotate: bool) -> Rec
                        f"The photo is {photo.size / 1e6:.1f} MB; the limit is "
                        f"{settings.max_upload_bytes / 1e6:.1f} MB.")
     found = await _recognizer(request).run(photo.file, annotate=annotate)
+    warnings = found.recognition.get("warnings", [])
+    if too_many := [w for w in warnings if w.get("code") == "too_many_faces"]:
+        raise ApiError("too_many_tiles", too_many[0]["message"], extra={"warnings": warnings})
     if not found.recognition.get("tiles"):
         raise ApiError(
             "no_tiles_found",
             "No tiles were found in the photo. Photograph the hand from above in good light, "
             "tiles face up and filling most of the picture, on a plain table.",
-            extra={"warnings": found.recognition.get("warnings", [])},
+            extra={"warnings": warnings},
         )
     return found
 

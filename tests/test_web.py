@@ -514,12 +514,13 @@ def test_every_string_has_an_italian_translation(phone: Page) -> None:
             .filter(k => !(k in STRINGS.en));
     }""")
     assert keys == []
-    # and every warning the reader can give is worded ("no_tiles" reaches the page as
-    # the error no_tiles_found, err_no_tiles_found)
+    # and every warning the reader can give is worded ("no_tiles" and "too_many_faces"
+    # reach the page as the errors no_tiles_found and too_many_tiles)
     worded = phone.evaluate(
         """async () => Object.keys((await import('/static/i18n.js')).STRINGS.en)""")
-    assert [c for c in WARNING_CODES if f"warn_{c}" not in worded] == ["no_tiles"]
-    assert "err_no_tiles_found" in worded
+    assert [c for c in WARNING_CODES if f"warn_{c}" not in worded] == [
+        "no_tiles", "too_many_faces"]
+    assert {"err_no_tiles_found", "err_too_many_tiles"} <= set(worded)
 
 
 def test_a_typing_mistake_is_named(phone: Page) -> None:

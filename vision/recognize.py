@@ -183,12 +183,22 @@ class Group:
         return {"id": self.id, "row": self.row, "kind": self.kind, "tiles": list(self.tiles)}
 
 
-WARNING_CODES = ("no_tiles", "cut_by_edge", "low_confidence", "tile_count",
+WARNING_CODES = ("no_tiles", "too_many_faces", "cut_by_edge", "low_confidence", "tile_count",
                  "read_as_winning_hand", "kong_backs", "face_in_gap", "face_beyond_row")
 """Every :attr:`Warning.code` a reading can carry (``docs/api.md`` says what each
 means; the web page words each in its languages, ``warn_<code>`` in
-``api/static/i18n.js``, but ``no_tiles``, which the service answers with the
-error ``no_tiles_found``)."""
+``api/static/i18n.js``, but the two of a reading with no tiles, which the
+service answers with an error: ``no_tiles`` with ``no_tiles_found``,
+``too_many_faces`` with ``too_many_tiles``)."""
+MAX_FACES = 200
+"""A photo in which the segmenter finds more faces than this is not read: no
+photo of mahjong tiles shows so many (a whole set is 144 tiles, 152 or 160 with
+jokers and spare flowers; ``real-dev`` photo 11 lays out 144), but a pattern
+of light cells does: stripes, a grid, squared paper (a picture of stripes 10
+pixels wide, 800x600, is cut into 2 960 faces). Reading each face would take
+minutes of CPU and, with the hand readers, gigabytes of memory for one upload
+(fifty-seventh session: the service was found stuck and killed for memory on
+such a picture)."""
 
 
 @dataclass(frozen=True)
@@ -339,8 +349,10 @@ def _unsure(read: Recognition) -> int:
 def _surer(again: Recognition, read: Recognition) -> bool:
     """Whether a closer read ``again`` is better than ``read``: it counts right where
     ``read`` does not, or both count right and ``again`` has fewer tiles hard to read.
-    On a tie the earlier read stays (the closer reads cost more and were not needed)."""
-    if _miscounted(again):
+    On a tie the earlier read stays (the closer reads cost more and were not needed).
+    A closer read with no tiles is never better (it found none, or a pattern of
+    :data:`MAX_FACES` faces on the larger working copy)."""
+    if _miscounted(again) or not again.tiles:
         return False
     return _miscounted(read) or _unsure(again) < _unsure(read)
 
@@ -357,6 +369,11 @@ def _recognize_at(image: np.ndarray, scale: float, classifier: Classifier, keep_
         return Recognition(width, height, (), (), (Warning(
             "no_tiles", "No tiles were found: photograph the hand from above, "
             "filling most of the picture, on a plain table."),))
+    if len(seg.quads) > MAX_FACES:
+        return Recognition(width, height, (), (), (Warning(
+            "too_many_faces", f"{len(seg.quads)} tile-like shapes were found, more than a "
+            "whole set of mahjong tiles has: this looks like a pattern (stripes, a grid, a "
+            "checked cloth), not a hand. Photograph the hand alone, on a plain table."),))
     memo: _Memo = {}  # a re-read below changes a few quads: the rest are not read again
 
     def read_with(cut: Segmentation) -> tuple[Recognition, list[int]]:

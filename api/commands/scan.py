@@ -45,6 +45,10 @@ def run(args: argparse.Namespace) -> int:
         return status
     seen = format_recognition(recognition)
     if not recognition.tiles:
+        pattern = [w for w in recognition.warnings if w.code == "too_many_faces"]
+        if pattern:
+            return fail(f"{args.photo}: {pattern[0].message}", as_json=args.json,
+                        code=pattern[0].code, status=1)
         return fail(f"no tiles found in {args.photo}", as_json=args.json, code="no_tiles",
                     status=1)
     try:
