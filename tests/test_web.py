@@ -337,6 +337,20 @@ def test_a_photo_without_tiles_says_how_to_take_one(phone: Page, tmp_path: Path)
     expect(phone.locator("#hand")).to_be_hidden()
 
 
+def test_a_picture_of_a_pattern_is_named_as_such(phone: Page, tmp_path: Path) -> None:
+    import numpy as np
+    from PIL import Image
+
+    path = tmp_path / "stripes.png"  # cut into thousands of faces: read none
+    Image.fromarray(np.tile(((np.arange(800) // 10) % 2 * 255).astype(np.uint8),
+                            (600, 1))).convert("RGB").save(path)
+    phone.locator("#photo-file").set_input_files(str(path))
+    error = phone.locator("#error")
+    expect(error).to_have_attribute("data-code", "too_many_tiles")
+    expect(error).to_contain_text("looks like a pattern")
+    expect(phone.locator("#hand")).to_be_hidden()
+
+
 def test_the_camera_and_the_gallery_are_both_offered(phone: Page) -> None:
     camera = phone.locator("#photo-camera")
     expect(camera).to_have_attribute("capture", "environment")
