@@ -288,6 +288,23 @@ def test_a_pattern_of_thousands_of_faces_is_not_read() -> None:
     assert "whole set" in rec.warnings[0].message
 
 
+@needs_model
+def test_a_closer_read_that_finds_a_pattern_is_not_kept() -> None:
+    """A grid of light cells 150x200 pixels (12 MP) is cut into a few faces on the
+    usual working copy and into hundreds on the larger one; the photo does not count
+    right, so it is read closer, but the reading with no tiles is not kept."""
+    from vision.recognize import CLOSER_WORK_SIDE, MAX_FACES, recognize
+    from vision.segment import segment
+
+    grid = np.full((3000, 4000), 235, np.uint8)
+    for k in range(4):
+        grid[k::200], grid[:, k::150] = 30, 30
+    image = np.repeat(grid[..., None], 3, axis=2)
+    assert len(segment(image, work_side=CLOSER_WORK_SIDE).quads) > MAX_FACES  # the premise
+    rec = recognize(image)
+    assert rec.tiles and "too_many_faces" not in {w.code for w in rec.warnings}
+
+
 def test_bad_images_are_refused_clearly() -> None:
     from vision.recognize import recognize
 

@@ -351,7 +351,7 @@ def _surer(again: Recognition, read: Recognition) -> bool:
     ``read`` does not, or both count right and ``again`` has fewer tiles hard to read.
     On a tie the earlier read stays (the closer reads cost more and were not needed).
     A closer read with no tiles is never better (it found none, or a pattern of
-    :data:`MAX_FACES` faces on the larger working copy)."""
+    more than :data:`MAX_FACES` faces on the larger working copy)."""
     if _miscounted(again) or not again.tiles:
         return False
     return _miscounted(read) or _unsure(again) < _unsure(read)
