@@ -5,7 +5,17 @@ small and shared, and speed is measured by the scripts in ``bench/``, never by
 tests.
 """
 
+import numpy as np
+import pytest
 from hypothesis import settings
 
 settings.register_profile("mjlens", deadline=None)
 settings.load_profile("mjlens")
+
+
+@pytest.fixture(scope="session")
+def stripes() -> np.ndarray:
+    """An 800x600 RGB picture of black and white stripes 10 pixels wide: a pattern that
+    the segmenter cuts into thousands of faces (``vision.recognize.MAX_FACES``)."""
+    light = ((np.arange(800) // 10) % 2 * 255).astype(np.uint8)
+    return np.repeat(np.tile(light, (600, 1))[..., None], 3, axis=2)

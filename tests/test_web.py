@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 playwright_api = pytest.importorskip(
@@ -337,13 +338,12 @@ def test_a_photo_without_tiles_says_how_to_take_one(phone: Page, tmp_path: Path)
     expect(phone.locator("#hand")).to_be_hidden()
 
 
-def test_a_picture_of_a_pattern_is_named_as_such(phone: Page, tmp_path: Path) -> None:
-    import numpy as np
+def test_a_picture_of_a_pattern_is_named_as_such(phone: Page, tmp_path: Path,
+                                                 stripes: np.ndarray) -> None:
     from PIL import Image
 
     path = tmp_path / "stripes.png"  # cut into thousands of faces: read none
-    Image.fromarray(np.tile(((np.arange(800) // 10) % 2 * 255).astype(np.uint8),
-                            (600, 1))).convert("RGB").save(path)
+    Image.fromarray(stripes).save(path)
     phone.locator("#photo-file").set_input_files(str(path))
     error = phone.locator("#error")
     expect(error).to_have_attribute("data-code", "too_many_tiles")
