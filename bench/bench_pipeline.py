@@ -90,6 +90,9 @@ class Tally:
     exact: int = 0
     seconds: list[float] = field(default_factory=list)
     seconds_12mp: list[float] = field(default_factory=list)
+    slowest: tuple[float, str] = (0.0, "")
+    """The longest decode-to-result time and its photo: a median hides a photo
+    that takes seconds (a whole set of 144 faces once took 6 s)."""
     failures: list[str] = field(default_factory=list)
     """One line per hand not read exactly: what went wrong (``--failures`` prints them)."""
     checked: bool = False
@@ -146,6 +149,13 @@ class Tally:
             self.failures.append(" ".join([name, *wrong, *(["missed", *missed] if missed else []),
                                            *([f"extra {extra}"] if extra else [])]))
 
+    def timed(self, path: Path, seconds: float) -> None:
+        """Count one photo's decode-to-result time."""
+        self.seconds.append(seconds)
+        if path.suffix.lower() in (".jpg", ".jpeg") and _is_12mp(path):
+            self.seconds_12mp.append(seconds)
+        self.slowest = max(self.slowest, (seconds, path.name))
+
     def lines(self, name: str, *, complete: bool) -> list[str]:
         pct = lambda a, b: f"{100 * a / b:6.2f}%" if b else "   n/a"  # noqa: E731
         out = [f"{name}: {self.truth} true tiles"
@@ -168,7 +178,8 @@ class Tally:
         if self.seconds:
             med = 1000 * statistics.median(self.seconds)
             out.append(f"  latency decode->result median {med:.0f} ms over "
-                       f"{len(self.seconds)} photos")
+                       f"{len(self.seconds)} photos; slowest {1000 * self.slowest[0]:.0f} ms "
+                       f"({self.slowest[1]})")
         if self.seconds_12mp:
             out.append(f"  latency, 12-MP JPEGs: median "
                        f"{1000 * statistics.median(self.seconds_12mp):.0f} ms over "
@@ -238,10 +249,7 @@ def run_ours(photos: list[Path], truth_of: Any, tally: Tally,
             named_by_warnings = {i for w in rec.warnings for i in w.tiles}
             pointed, warned = [t.index in named_by_warnings for t in rec.tiles], bool(rec.warnings)
             offered = [[a.code for a in t.alternatives] for t in rec.tiles]
-        dt = time.perf_counter() - t0
-        tally.seconds.append(dt)
-        if path.suffix.lower() in (".jpg", ".jpeg") and _is_12mp(path):
-            tally.seconds_12mp.append(dt)
+        tally.timed(path, time.perf_counter() - t0)
         truth, complete = truth_of(path)
         tally.add(found, truth, complete=complete, name=path.stem, pointed=pointed,
                   warned=warned, offered=offered)
@@ -267,9 +275,7 @@ def run_peer(python: Path, photos: list[Path], truth_of: Any, tally: Tally) -> s
     for k, res in enumerate(results):
         path = Path(res["path"])
         if k > 0 or len(results) == 1:  # the first call also starts the model's session
-            tally.seconds.append(res["seconds"])
-            if path.suffix.lower() in (".jpg", ".jpeg") and _is_12mp(path):
-                tally.seconds_12mp.append(res["seconds"])
+            tally.timed(path, res["seconds"])
         found = [(box_polygon(t["box"]), PEER_NAMES.get(t["code"], t["code"]))
                  for t in res["tiles"]]
         truth, complete = truth_of(path)
