@@ -245,6 +245,31 @@ def test_a_photo_that_does_not_count_right_is_read_again_at_full_size() -> None:
     assert calls == []  # counted right at half size: read once
 
 
+REAL_DEV = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "real-dev" / "photos"
+
+
+@needs_model
+@pytest.mark.skipif(not (REAL_DEV / "11.jpg").exists(), reason="../shared real-dev photos absent")
+def test_a_photo_of_a_whole_set_is_not_read_again_closer() -> None:
+    """A whole set laid out (real-dev photo 11: 144 tiles) never counts as a hand,
+    at any size: it is read once (:data:`NOT_A_HAND`), not again from its full
+    size, which took as long again and was never kept."""
+    from vision.photo import Photo, load_photo
+    from vision.recognize import NOT_A_HAND, recognize
+
+    photo = load_photo(REAL_DEV / "11.jpg", max_side=1000)
+    assert photo.scale < 1  # the premise: a full size to read it at
+    calls: list[str] = []
+
+    def full_size() -> Photo:
+        calls.append("full size")
+        return load_photo(REAL_DEV / "11.jpg")
+
+    rec = recognize(photo.image, scale=photo.scale, full_size=full_size)
+    assert len(rec.tiles) > NOT_A_HAND and "tile_count" in {w.code for w in rec.warnings}
+    assert calls == []
+
+
 @needs_model
 def test_outlines_are_in_the_original_photos_pixels() -> None:
     from vision.recognize import recognize

@@ -200,6 +200,14 @@ minutes of CPU and, with the hand readers, gigabytes of memory for one upload
 (fifty-seventh session: the service was found stuck and killed for memory on
 such a picture)."""
 
+NOT_A_HAND = 100
+"""A photo read as more tiles than this is not read again closer (:func:`_closer`):
+the closer read is kept only when its tiles count as a winning hand, and a hand
+shows at most 26 tiles (four kongs' 18 and 8 bonus tiles), under 80 faces even
+with each cut in three on the working copy, the miscut a closer read mends.
+Such a photo is a whole set laid out (real-dev 4, 5 and 11: 144 to 156 tiles),
+whose closer read took as long as the first, three seconds, and was never kept."""
+
 
 @dataclass(frozen=True)
 class Warning:
@@ -284,7 +292,7 @@ def recognize(
     read = _recognize_at(image, scale, classifier, keep_crops, hand_reader, hand_alternatives)
     again = read_again_unsure() if callable(read_again_unsure) else read_again_unsure
     unsure_tiles = UNSURE_TILES if again else None
-    if _settled(read, unsure_tiles):
+    if _settled(read, unsure_tiles) or len(read.tiles) > NOT_A_HAND:
         return read
     return _closer(read, image, scale, full_size, classifier, keep_crops, hand_reader,
                    hand_alternatives, unsure_tiles)
