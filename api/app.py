@@ -7,6 +7,8 @@ balancer (``mjlens serve --workers N``, or several containers).
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI
@@ -34,11 +36,19 @@ Errors are always `{"error": {"code": "...", "message": "..."}}` with a stable `
 """
 
 
+@asynccontextmanager
+async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """At shutdown, the worker's shared load file goes (:mod:`api.workload`): uvicorn's
+    worker processes end without running ``atexit``."""
+    yield
+    app.state.recognizer.close()
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build a fresh app; a factory so that tests and each worker get their own."""
     settings = settings or Settings()
     app = FastAPI(
-        title="Mahjong Lens", version="0.1.0", description=_DESCRIPTION,
+        title="Mahjong Lens", version="0.1.0", description=_DESCRIPTION, lifespan=_lifespan,
         openapi_tags=[
             {"name": "photos", "description": "Recognise the tiles in a photo"},
             {"name": "scoring", "description": "Score a hand"},

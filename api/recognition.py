@@ -17,6 +17,7 @@ import io
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 import anyio
@@ -25,7 +26,8 @@ import numpy as np
 from PIL import Image
 
 from api.errors import ApiError
-from api.settings import Settings
+from api.settings import Settings, available_cpus
+from api.workload import Load, Workload
 from vision.photo import Photo, load_photo
 
 if TYPE_CHECKING:
@@ -126,6 +128,8 @@ class Recognizer:
         self._limiter: anyio.CapacityLimiter | None = None
         self._waiting = 0
         self._running = 0
+        self._workload = Workload(Path(settings.workload_dir) if settings.workload_dir else None)
+        self._cpus = available_cpus()
 
     @property
     def running(self) -> int:
@@ -138,9 +142,20 @@ class Recognizer:
         return self._waiting
 
     def idle(self) -> bool:
-        """Whether no upload is waiting for a slot. Asked from the worker threads: they
-        read one int, which the event loop alone writes."""
-        return self._waiting == 0
+        """Whether the machine has time for a closer read: no upload waits for a slot,
+        here or in the service's other processes (:mod:`api.workload`), and no more
+        photos are being read than there are CPUs. Asked from the worker threads: they
+        read this process's counts, which the event loop alone writes."""
+        others = self._workload.others()
+        return (self._waiting == 0 and others.waiting == 0
+                and self._running + others.running <= self._cpus)
+
+    def close(self) -> None:
+        """Stop sharing this process's load (at shutdown)."""
+        self._workload.close()
+
+    def _publish(self) -> None:
+        self._workload.publish(Load(self._waiting, self._running))
 
     def _busy(self, why: str) -> ApiError:
         retry = max(1, math.ceil(self.settings.queue_timeout_s / 4))
@@ -159,20 +174,24 @@ class Recognizer:
         if self._slots.value == 0 and self._waiting >= self.settings.max_queued_recognitions:
             raise self._busy("too many photos are waiting")
         self._waiting += 1
+        self._publish()
         try:
             with anyio.move_on_after(self.settings.queue_timeout_s) as scope:
                 await self._slots.acquire()
         finally:
             self._waiting -= 1
+            self._publish()
         if scope.cancelled_caught:
             raise self._busy("no recognition slot became free in time")
         self._running += 1
+        self._publish()
         try:
             return await anyio.to_thread.run_sync(
                 self._read_and_recognize, upload, annotate, limiter=self._limiter
             )
         finally:
             self._running -= 1
+            self._publish()
             self._slots.release()
 
     def _read_and_recognize(self, upload: BinaryIO, annotate: bool) -> RecognizedPhoto:

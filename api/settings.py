@@ -9,6 +9,8 @@ a message naming the variable, rather than misbehaving under load.
 from __future__ import annotations
 
 import os
+import tempfile
+from pathlib import Path
 from typing import Literal
 
 from pydantic import Field, field_validator
@@ -25,10 +27,21 @@ SWITCH: dict[str, ReadAgain] = {
 }
 
 
-def _default_concurrency() -> int:
-    """One recognition per CPU: more would only queue inside the CPU and use memory."""
+def available_cpus() -> int:
+    """The CPUs this process may run on."""
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
                else os.cpu_count() or 1)
+
+
+def _default_concurrency() -> int:
+    """One recognition per CPU: more would only queue inside the CPU and use memory."""
+    return available_cpus()
+
+
+def _default_workload_dir() -> str:
+    """One folder per user, shared by every process of the service on this machine
+    (:mod:`api.workload`)."""
+    return str(Path(tempfile.gettempdir()) / f"mjlens-workload-{os.getuid()}")
 
 
 class Settings(BaseSettings):
@@ -81,6 +94,12 @@ class Settings(BaseSettings):
         "set). 'always'; 'when_idle' (only while no other photo waits for a recognition "
         "slot, so that a busy service keeps its throughput); 'never'. true and false "
         "mean always and never.",
+    )
+    workload_dir: str = Field(
+        default_factory=_default_workload_dir,
+        description="Folder where the service's processes on this machine share how many "
+        "photos each reads and queues, so that 'when_idle' means the whole machine is "
+        "idle (several workers; api/workload.py). Empty: each process counts only its own.",
     )
     annotate_quality: int = Field(
         default=85, ge=30, le=95, description="JPEG quality of annotated images.",

@@ -51,9 +51,12 @@ def test_bad_environment_variable_stops_serve(
 
 
 @pytest.mark.slow
-def test_serve_with_two_workers_answers_and_stops() -> None:
+def test_serve_with_two_workers_answers_and_stops(tmp_path: Path) -> None:
+    """Two workers answer; the one that took an upload shares its load in the
+    workload folder (``api.workload``), and its file goes when the server stops."""
     port = _free_port()
-    env = {**os.environ, "MJLENS_CORS_ORIGINS": "https://app.example.com"}
+    env = {**os.environ, "MJLENS_CORS_ORIGINS": "https://app.example.com",
+           "MJLENS_WORKLOAD_DIR": str(tmp_path)}
     server = subprocess.Popen(
         [sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--workers", "2",
          "--log-level", "warning"],
@@ -78,6 +81,7 @@ def test_serve_with_two_workers_answers_and_stops() -> None:
         error = httpx.post(f"{url}/api/v1/recognize", timeout=10,
                            files={"photo": ("x.txt", b"not a photo", "text/plain")})
         assert error.status_code == 415 and error.json()["error"]["code"] == "not_an_image"
+        assert [p.name.isdigit() for p in tmp_path.iterdir()] == [True]
         preflight = httpx.options(f"{url}/api/v1/score", timeout=5, headers={
             "Origin": "https://app.example.com", "Access-Control-Request-Method": "POST"})
         assert preflight.headers["access-control-allow-origin"] == "https://app.example.com"
@@ -86,3 +90,4 @@ def test_serve_with_two_workers_answers_and_stops() -> None:
         output, _ = server.communicate(timeout=60)
     assert server.returncode == 0, output
     assert "2 workers" in output
+    assert list(tmp_path.iterdir()) == []
