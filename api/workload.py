@@ -18,11 +18,14 @@ seconds) and removed once its process is gone.
 from __future__ import annotations
 
 import atexit
+import logging
 import os
 import struct
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+log = logging.getLogger(__name__)
 
 RECORD = struct.Struct("<qq")
 """A process's file: photos waiting for a recognition slot, photos being read."""
@@ -52,12 +55,17 @@ class Workload:
         write to a file that usually lies in memory, ``/tmp`` or ``/dev/shm``)."""
         if self.folder is None:
             return
-        if self._fd is None or self._pid != os.getpid():  # first use, or a forked child
-            self.folder.mkdir(parents=True, exist_ok=True)
-            self._pid = os.getpid()
-            self._fd = os.open(self.folder / str(self._pid), os.O_RDWR | os.O_CREAT, 0o600)
-            atexit.register(self.close)
-        os.pwrite(self._fd, RECORD.pack(load.waiting, load.running), 0)
+        try:
+            if self._fd is None or self._pid != os.getpid():  # first use, or a forked child
+                self.folder.mkdir(parents=True, exist_ok=True)
+                self._pid = os.getpid()
+                self._fd = os.open(self.folder / str(self._pid), os.O_RDWR | os.O_CREAT, 0o600)
+                atexit.register(self.close)
+            os.pwrite(self._fd, RECORD.pack(load.waiting, load.running), 0)
+        except OSError as exc:  # a read-only or full disk: count this process alone
+            log.warning("not sharing the service's load in %s (%s): each process "
+                        "counts only its own", self.folder, exc)
+            self.folder = None
 
     def others(self) -> Load:
         """The load of the other processes that publish in the folder."""

@@ -86,3 +86,13 @@ def test_a_closer_read_waits_for_the_whole_machine_to_be_idle(tmp_path: Path) ->
     assert recognizer.idle()
     _write(tmp_path, sibling, Load(1, cpus + 1))
     assert Recognizer(Settings(workload_dir="")).idle()
+
+
+def test_a_folder_that_cannot_be_written_leaves_each_process_to_itself(tmp_path: Path) -> None:
+    """A read-only or odd ``MJLENS_WORKLOAD_DIR`` is no error for uploads: the process
+    then counts only its own photos."""
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    board = Workload(blocked / "workload")
+    board.publish(Load(1, 1))
+    assert board.folder is None and board.others() == Load()
