@@ -8,6 +8,10 @@ Measures, on the generated benchmark set (``python -m datasets.scenes --count 20
 * name accuracy: the share of true tiles found *and* named right (face-down
   tiles must be reported face down);
 * exact hands: every tile found and named right, nothing extra;
+* hands scored right: the score that the service would give the hand read
+  (Hong Kong list A, a self-drawn win, at each of the four seats: valid or
+  not, fan, payments) is the true hand's; a tile read wrong may not change
+  it (a summer taken for the orchid: both are seat 2's bonus tile);
 * latency of a 12-megapixel JPEG, decode to result (median, warm process).
 
 Tiles are named as the service names them: the classifier's readings, then the
@@ -53,7 +57,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from api.recognized_hand import RecognitionError, hand_from_recognition  # noqa: E402
 from datasets.scene_eval import box_polygon, match_outlines  # noqa: E402
+from scoring.score import score_request  # noqa: E402
 from scoring.tiles import tile as tile_code  # noqa: E402
 
 DECODE_SIDE = 2000
@@ -90,6 +96,10 @@ class Tally:
     exact: int = 0
     seconds: list[float] = field(default_factory=list)
     seconds_12mp: list[float] = field(default_factory=list)
+    scored_right: int = 0
+    """Hands whose score is the true hand's (:func:`scored_as`)."""
+    scored_right_inexact: int = 0
+    """... of them, hands not read exactly."""
     slowest: tuple[float, str] = (0.0, "")
     """The longest decode-to-result time and its photo: a median hides a photo
     that takes seconds (a whole set of 144 faces once took 6 s)."""
@@ -149,6 +159,12 @@ class Tally:
             self.failures.append(" ".join([name, *wrong, *(["missed", *missed] if missed else []),
                                            *([f"extra {extra}"] if extra else [])]))
 
+    def scored(self, read: tuple[Any, ...], truth: tuple[Any, ...], *, exact: bool) -> None:
+        """Count one hand's score (:func:`scored_as`) against its true hand's."""
+        if read == truth:
+            self.scored_right += 1
+            self.scored_right_inexact += int(not exact)
+
     def timed(self, path: Path, seconds: float) -> None:
         """Count one photo's decode-to-result time."""
         self.seconds.append(seconds)
@@ -166,6 +182,10 @@ class Tally:
                f"  named right (of true tiles) {pct(self.named, self.truth)}"]
         if complete:
             out.append(f"  exact hands {pct(self.exact, self.hands)}")
+        if complete and self.checked:
+            out.append(f"  hands scored right (hk-a, self-drawn, at each seat) "
+                       f"{pct(self.scored_right, self.hands)}; of them not read exactly: "
+                       f"{self.scored_right_inexact}")
         if self.checked:
             out.append(f"  misnamed tiles that a warning points at: {self.misread_pointed} of "
                        f"{self.misread}; whose true face is offered: {self.misread_offered} "
@@ -185,6 +205,28 @@ class Tally:
                        f"{1000 * statistics.median(self.seconds_12mp):.0f} ms over "
                        f"{len(self.seconds_12mp)} photos")
         return out
+
+
+SCORE_SEATS = ("east", "south", "west", "north")
+
+
+def scored_as(recognition: dict[str, Any], rules: str = "hk-a") -> tuple[Any, ...]:
+    """The score the service gives a recognition (or a generated scene's truth, which has
+    the same tile fields) for a self-drawn win at each seat: valid or not, fan and
+    payments; or why it cannot be read as a hand.
+
+    Why: the player asks for the score, and a tile read wrong may leave it as it
+    is (a season taken for the flower of its number); the exact-hands figure counts
+    such a hand as lost."""
+    try:
+        hand = hand_from_recognition(recognition)
+    except RecognitionError as exc:
+        return ("unreadable", exc.code)
+    answers = (score_request({"rules": rules, "hand": hand,
+                              "context": {"seat_wind": seat, "self_drawn": True}})
+               for seat in SCORE_SEATS)
+    return tuple((a.get("valid"), a.get("fan"), json.dumps(a.get("payments"), sort_keys=True))
+                 for a in answers)
 
 
 def _truth_scene(path: Path) -> tuple[list[tuple[np.ndarray, str]], bool]:
@@ -251,8 +293,13 @@ def run_ours(photos: list[Path], truth_of: Any, tally: Tally,
             offered = [[a.code for a in t.alternatives] for t in rec.tiles]
         tally.timed(path, time.perf_counter() - t0)
         truth, complete = truth_of(path)
+        exact_before = tally.exact
         tally.add(found, truth, complete=complete, name=path.stem, pointed=pointed,
                   warned=warned, offered=offered)
+        if complete and not segment_only:
+            tally.scored(scored_as(rec.to_dict()),
+                         scored_as(json.loads(path.with_suffix(".json").read_text())),
+                         exact=tally.exact > exact_before)
         if by_table is not None:
             table = _table_of(path)
             by_table.setdefault(table, Tally()).add(found, truth, complete=complete)

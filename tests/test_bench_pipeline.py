@@ -76,3 +76,28 @@ def test_warnings_are_tallied_against_the_tiles_they_point_at() -> None:
     assert any("with no warning at all: 1 of 2" in line for line in lines)
     assert any("read right with a warning: 1 of 1, 2 tiles to check on them" in line
                for line in lines)
+
+
+HAND = ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1p", "1p", "1p", "5z", "5z"]
+
+
+def _scene(bonus: str, concealed: list[str] = HAND) -> dict[str, object]:
+    """A generated scene's truth as its JSON has it: a concealed hand and a bonus tile."""
+    tiles = [{"code": c, "group": 0, "kind": "concealed"} for c in concealed]
+    return {"tiles": [*tiles, {"code": bonus, "group": 1, "kind": "bonus"}]}
+
+
+def test_a_hand_scores_right_when_a_misread_leaves_its_score() -> None:
+    """A summer read as the orchid is the bonus tile of the same seat: the score is the
+    true hand's at every seat. Read as the winter, it is not; nor is a hand that cannot
+    be read as one (a face-down tile among the concealed)."""
+    truth = bench.scored_as(_scene("2g"))
+    assert all(valid for valid, _, _ in truth)
+    assert bench.scored_as(_scene("2f")) == truth
+    assert bench.scored_as(_scene("4g")) != truth
+    assert bench.scored_as(_scene("2g", [*HAND[:-1], "back"])) == ("unreadable", "illegal_hand")
+    tally = bench.Tally()
+    tally.scored(bench.scored_as(_scene("2f")), truth, exact=False)
+    tally.scored(truth, truth, exact=True)
+    tally.scored(bench.scored_as(_scene("4g")), truth, exact=False)
+    assert (tally.scored_right, tally.scored_right_inexact) == (2, 1)
