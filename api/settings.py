@@ -41,7 +41,8 @@ def _default_concurrency() -> int:
 def _default_workload_dir() -> str:
     """One folder per user, shared by every process of the service on this machine
     (:mod:`api.workload`)."""
-    return str(Path(tempfile.gettempdir()) / f"mjlens-workload-{os.getuid()}")
+    user = os.getuid() if hasattr(os, "getuid") else os.environ.get("USERNAME", "user")
+    return str(Path(tempfile.gettempdir()) / f"mjlens-workload-{user}")
 
 
 class Settings(BaseSettings):

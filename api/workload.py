@@ -46,7 +46,7 @@ class Workload:
     and theirs read back. With no folder, nothing is shared (one process alone)."""
 
     def __init__(self, folder: Path | None) -> None:
-        self.folder = folder
+        self.folder = folder if hasattr(os, "pwrite") else None  # (not on Windows)
         self._fd: int | None = None
         self._pid = os.getpid()
 
