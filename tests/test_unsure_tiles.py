@@ -3,6 +3,8 @@ score answer that reports it."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -62,3 +64,23 @@ def test_the_score_answer_says_which_checks_matter() -> None:
     short["groups"][0]["tiles"] = list(range(1, 14))
     not_a_win = client.post("/api/v1/score", json={**body, "recognition": short})
     assert not_a_win.json()["valid"] is False and "unsure_tiles" not in not_a_win.json()
+
+
+def test_scan_says_which_checks_matter_for_its_own_reading(tmp_path: Path) -> None:
+    """``/api/v1/scan`` of generated scene 8 of the scanned set: a flower read unsurely,
+    whose next faces score the same for East, is a check that does not matter."""
+    from datasets.scenes import generate_scene, save_scene
+
+    path = save_scene(generate_scene(8, size=(1600, 1200), tilt=15.0, flipped=False,
+                                     style="xmahjongg_real"), tmp_path, "hand")
+    client = TestClient(create_app(Settings()))
+    answer = client.post("/api/v1/scan", files={"photo": ("hand.jpg", path.read_bytes(),
+                                                          "image/jpeg")},
+                         data={"request": json.dumps({"context": {"seat_wind": "east",
+                                                                  "discarder": "south"}})})
+    assert answer.status_code == 200
+    tiles = answer.json()["recognition"]["tiles"]
+    checks = answer.json()["score"]["unsure_tiles"]
+    assert {c["index"] for c in checks} <= {t["index"] for t in tiles if t["low_confidence"]}
+    assert any(not c["changes_score"] and tiles[c["index"]]["code"].endswith("f")
+               for c in checks), checks
