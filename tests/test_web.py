@@ -317,6 +317,7 @@ def test_a_tile_to_check_that_scores_the_same_either_way_is_told_apart(
     marked = phone.locator("#groups .tile.low.settled")
     expect(marked).to_have_count(len(settled))
     assert "scores the same" in (marked.first.get_attribute("aria-label") or "")
+    expect(phone.locator("#overlay polygon.low.settled")).to_have_count(len(settled))
     expect(phone.locator("#warnings li[data-code=low_settled]")).to_contain_text(
         f"{len(settled)} tile(s) are hard to read (dotted)")
     still = len(unsure) - len(settled)

@@ -652,7 +652,8 @@ function renderOverlay() {
       const tile = state.tiles.get(id);
       if (!tile.outline) continue;
       const corrected = tile.read !== null && tile.code !== tile.read;
-      const cls = ["outline", tile.low && !corrected ? "low" : "", corrected ? "corrected" : "",
+      const cls = ["outline", tile.low && !corrected ? "low" : "", isSettled(tile) ? "settled" : "",
+        corrected ? "corrected" : "",
         state.winning === id ? "winning" : "", state.flagged.has(id) ? "flagged" : ""].filter(Boolean).join(" ");
       const poly = document.createElementNS(SVG, "polygon");
       poly.setAttribute("points", tile.outline.map(([x, y]) => `${x},${y}`).join(" "));
