@@ -35,9 +35,7 @@ from api.schemas import (
     ScoreResponse,
 )
 from api.settings import Settings
-from api.unsure_tiles import unsure_tiles
 from scoring.errors import ScoringError
-from scoring.score import score_request
 
 router = APIRouter()
 
@@ -139,6 +137,8 @@ async def score(
 
 
 async def _score(request: dict[str, Any]) -> dict[str, Any]:
+    from scoring.score import score_request
+
     result: dict[str, Any] = await run_in_threadpool(score_request, request)
     return {**result, "hand": request["hand"]}
 
@@ -155,13 +155,8 @@ async def _score_recognition(
         # The tiles are read but do not make sets: an answer for the player, not an error.
         return {"valid": False, "rules": rules, "code": exc.code, "reason": exc.message,
                 **from_scoring(exc).extra, "hand": None}
-    request = {"rules": rules, "options": dict(options), "hand": hand,
-               "context": context.model_dump(exclude_unset=True), **extra}
-    result = await _score(request)
-    checks = await run_in_threadpool(
-        unsure_tiles, recognition, winning_tile,
-        lambda other: score_request({**request, "hand": other}), result)
-    return {**result, "unsure_tiles": checks} if checks else result
+    return await _score({"rules": rules, "options": dict(options), "hand": hand,
+                         "context": context.model_dump(exclude_unset=True), **extra})
 
 
 @router.post(

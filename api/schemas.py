@@ -56,10 +56,6 @@ class RecognizedTileIn(BaseModel):
     code: str | None = Field(default=None,
                              description="Tile code ('5p', '7z', 'back'), as corrected")
     face_down: bool = False
-    low_confidence: bool = Field(
-        default=False, description="Still hard to read (as recognised; send false once "
-        "the player has checked or corrected it): the answer's ``unsure_tiles`` says "
-        "whether its ``alternatives`` would change the score")
 
 
 class GroupIn(BaseModel):
@@ -162,15 +158,6 @@ class Pattern(BaseModel):
     fan: int | float | str | None = None
 
 
-class UnsureTile(BaseModel):
-    """A tile still hard to read, and whether its other possible faces change the score."""
-
-    index: int = Field(description="The tile's index in the recognition")
-    changes_score: bool = Field(description="Read as one of ``faces``, the hand scores "
-                                "otherwise (or does not win): a check that matters")
-    faces: list[str] = Field(description="The faces tried: the tile's alternatives")
-
-
 class ScoreResponse(BaseModel):
     """The scoring library's result, plus the ``hand`` that was scored."""
 
@@ -187,12 +174,6 @@ class ScoreResponse(BaseModel):
     patterns: list[Pattern] | None = None
     payments: dict[str, Any] | None = None
     hand: dict[str, Any] | None = None
-    unsure_tiles: list[UnsureTile] | None = Field(
-        default=None, description="With a recognition whose tiles still carry "
-        "``low_confidence`` and ``alternatives`` (as /api/v1/recognize gives them): for "
-        "each such tile, whether any of its alternatives changes the score. A season "
-        "read as the flower of its number, the same seat's bonus tile, often does not. "
-        "Left out when the hand does not win.")
 
 
 class TileAlternative(BaseModel):

@@ -10,7 +10,6 @@ look at the page on a phone-size and a desktop viewport.
 from __future__ import annotations
 
 import importlib.util
-import json
 import re
 import shutil
 import socket
@@ -292,41 +291,6 @@ def test_a_tile_to_check_offers_first_the_faces_that_also_win(
     expect(phone.locator(f"#groups .tile[data-id='{tile['index']}']")).to_have_attribute(
         "data-code", wins[0])
     expect(phone.locator("#score")).to_have_attribute("data-state", "valid")
-
-
-def test_a_tile_to_check_that_scores_the_same_either_way_is_told_apart(
-        phone: Page, tmp_path: Path) -> None:
-    """Generated scene 8 of the scanned set: a flower read unsurely, whose next faces
-    (other flowers) score the same for the player at East. The page sends the tiles
-    still to check with their next faces; the answer's ``unsure_tiles`` says which
-    checks do not matter, and the page marks those tiles apart (dotted, their own
-    wording) and counts only the others as to check."""
-    from datasets.scenes import generate_scene, save_scene
-
-    path = save_scene(generate_scene(8, size=(1600, 1200), tilt=15.0, flipped=False,
-                                     style="xmahjongg_real"), tmp_path, "hand")
-    with phone.expect_response("**/api/v1/score") as answer:
-        phone.locator("#photo-file").set_input_files(str(path))
-    sent = json.loads(answer.value.request.post_data or "{}")
-    unsure = [t for t in sent["recognition"]["tiles"] if t.get("low_confidence")]
-    assert unsure and all(t["alternatives"] for t in unsure)
-    checks = answer.value.json().get("unsure_tiles", [])
-    settled = [c["index"] for c in checks if not c["changes_score"]]
-    assert settled, f"scene 8 no longer has a tile to check that scores the same: {checks}"
-    wait_scored(phone)
-    marked = phone.locator("#groups .tile.low.settled")
-    expect(marked).to_have_count(len(settled))
-    assert "scores the same" in (marked.first.get_attribute("aria-label") or "")
-    expect(phone.locator("#overlay polygon.low.settled")).to_have_count(len(settled))
-    expect(phone.locator("#warnings li[data-code=low_settled]")).to_contain_text(
-        f"{len(settled)} tile(s) are hard to read (dotted)")
-    still = len(unsure) - len(settled)
-    low = phone.locator("#warnings li[data-code=low_confidence]")
-    if still:
-        expect(low).to_contain_text(f"{still} tile(s) are hard to read (orange)")
-    else:
-        expect(low).to_have_count(0)
-    shot(phone, "photo-tile-scores-the-same-phone")
 
 
 def test_a_file_that_is_not_an_image_shows_an_error(phone: Page) -> None:

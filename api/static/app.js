@@ -31,7 +31,6 @@ const state = {
   photoSeq: 0,
   dialog: null, // {mode: "edit", id} | {mode: "add", key}
   flagged: new Set(), // ids of the tiles the server's last error named
-  settled: new Set(), // ids of unsure tiles whose likely faces leave the score as it is (the last score's unsure_tiles)
   zoomed: true, // the photo is shown zoomed to the tiles
   others: {}, // Italian rules: seat -> the score of that player's hand, as typed
 };
@@ -125,7 +124,6 @@ function resetHand() {
   state.warnings = [];
   state.winning = null;
   state.flagged = new Set();
-  state.settled = new Set();
   state.image = null;
   state.score = null;
   state.nextId = 0;
@@ -353,10 +351,7 @@ function scoreRequest() {
       const index = sentIds.length;
       sentIds.push(id);
       indices.push(index);
-      const unsure = tile.low && tile.code === tile.read;
-      // a tile still to check goes with its likely faces: the answer says whether they change the score
-      tiles.push({ index, code: tile.code, face_down: tile.code === "back", group: groupId, row: 0,
-        ...(unsure ? { low_confidence: true, alternatives: tile.alternatives } : {}) });
+      tiles.push({ index, code: tile.code, face_down: tile.code === "back", group: groupId, row: 0 });
       if (id === state.winning) winningTile = tile.code;
     }
     groups.push({ id: groupId, row: 0, kind: group.kind, tiles: indices });
@@ -406,8 +401,6 @@ async function scoreNow() {
     });
     if (seq !== state.scoreSeq) return; // a newer correction is on its way
     state.score = result;
-    state.settled = new Set((result.unsure_tiles ?? []).filter((u) => !u.changes_score)
-      .map((u) => request.sentIds[u.index]).filter((id) => id != null));
     $("score").removeAttribute("aria-busy");
     if (!state.score?.valid && Array.isArray(state.score?.tiles)) {
       // a grouping that is not a set: the answer names the tiles concerned
@@ -417,7 +410,6 @@ async function scoreNow() {
   } catch (error) {
     if (seq !== state.scoreSeq) return;
     state.score = null;
-    state.settled = new Set();
     $("score").removeAttribute("aria-busy");
     showError(error);
     renderGroups();
@@ -428,7 +420,6 @@ async function scoreNow() {
   }
   renderGroups();
   renderOverlay();
-  renderWarnings();
   renderScore();
 }
 
@@ -573,15 +564,10 @@ function render() {
   renderScore();
 }
 
-/** An unsure tile that none of its likely faces would score otherwise (the last score said so). */
-function isSettled(tile) {
-  return tile.low && tile.code === tile.read && state.settled.has(tile.id);
-}
-
 function tileLabel(tile, n) {
   const parts = [t("tile_label", { n, name: tileName(tile.code) })];
   if (tile.read !== null && tile.code !== tile.read) parts.push(t("corrected"));
-  else if (tile.low) parts.push(t(isSettled(tile) ? "low_settled" : "low_confidence"));
+  else if (tile.low) parts.push(t("low_confidence"));
   if (state.winning === tile.id) parts.push(t("winning"));
   return parts.join(", ");
 }
@@ -617,8 +603,7 @@ function renderGroups() {
       const tile = state.tiles.get(id);
       n += 1;
       const corrected = tile.read !== null && tile.code !== tile.read;
-      const classes = ["tile", tile.low && !corrected ? "low" : "", isSettled(tile) ? "settled" : "",
-        corrected ? "corrected" : "",
+      const classes = ["tile", tile.low && !corrected ? "low" : "", corrected ? "corrected" : "",
         state.winning === id ? "winning" : "", tile.code === "back" ? "back" : "",
         state.flagged.has(id) ? "flagged" : ""].filter(Boolean).join(" ");
       return el("li", {},
@@ -652,8 +637,7 @@ function renderOverlay() {
       const tile = state.tiles.get(id);
       if (!tile.outline) continue;
       const corrected = tile.read !== null && tile.code !== tile.read;
-      const cls = ["outline", tile.low && !corrected ? "low" : "", isSettled(tile) ? "settled" : "",
-        corrected ? "corrected" : "",
+      const cls = ["outline", tile.low && !corrected ? "low" : "", corrected ? "corrected" : "",
         state.winning === id ? "winning" : "", state.flagged.has(id) ? "flagged" : ""].filter(Boolean).join(" ");
       const poly = document.createElementNS(SVG, "polygon");
       poly.setAttribute("points", tile.outline.map(([x, y]) => `${x},${y}`).join(" "));
@@ -740,12 +724,7 @@ function renderWarnings() {
   const items = [];
   for (const warning of state.photoUrl ? state.warnings : []) {
     let count = warning.tiles?.length ?? 0;
-    if (warning.code === "low_confidence") {
-      const low = [...state.tiles.values()].filter((tile) => tile.low);
-      const settled = low.filter(isSettled).length;
-      if (settled) items.push(el("li", { "data-code": "low_settled" }, t("warn_low_settled", { count: settled })));
-      count = low.length - settled;
-    }
+    if (warning.code === "low_confidence") count = [...state.tiles.values()].filter((tile) => tile.low).length;
     if (warning.code === "low_confidence" && count === 0) continue;
     const key = `warn_${warning.code}`;
     const text = has(key) ? t(key, { count }) : warning.message ?? warning.code;
