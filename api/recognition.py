@@ -51,7 +51,7 @@ def recognize_photo(data: bytes, settings: Settings, *, annotate: bool = False,
                     idle: Callable[[], bool] = lambda: True) -> RecognizedPhoto:
     """Decode, recognise and (optionally) annotate one photo. Blocking: call from a thread.
 
-    ``idle()`` says whether no other photo is waiting: with
+    ``idle()`` says whether the machine has time (:meth:`Recognizer.idle`): with
     ``settings.read_again_unsure`` at ``when_idle``, a photo that leaves tiles hard
     to read is read again, closer, only then. Why: that second look doubles such a
     photo's CPU time (a third of the photos of an unfamiliar tile set), which a

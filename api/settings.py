@@ -28,14 +28,11 @@ SWITCH: dict[str, ReadAgain] = {
 
 
 def available_cpus() -> int:
-    """The CPUs this process may run on."""
+    """The CPUs this process may run on: the default number of recognitions at once
+    (more would only queue inside the CPU and use memory), and the most that a
+    closer read may run beside (:mod:`api.workload`)."""
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
                else os.cpu_count() or 1)
-
-
-def _default_concurrency() -> int:
-    """One recognition per CPU: more would only queue inside the CPU and use memory."""
-    return available_cpus()
 
 
 def _default_workload_dir() -> str:
@@ -66,7 +63,7 @@ class Settings(BaseSettings):
         "reported in the original photo's pixels.",
     )
     max_concurrent_recognitions: int = Field(
-        default_factory=_default_concurrency, ge=1,
+        default_factory=available_cpus, ge=1,
         description="Recognitions running at once per worker process (default: CPUs).",
     )
     max_queued_recognitions: int = Field(
@@ -93,7 +90,8 @@ class Settings(BaseSettings):
         "but some stay hard to read: more hands read exactly and fewer tiles to check, at "
         "about twice the CPU time for such photos (a third of photos of an unfamiliar tile "
         "set). 'always'; 'when_idle' (only while no other photo waits for a recognition "
-        "slot, so that a busy service keeps its throughput); 'never'. true and false "
+        "slot in any of the service's processes and no more photos are read than CPUs, "
+        "so that a busy service keeps its throughput); 'never'. true and false "
         "mean always and never.",
     )
     workload_dir: str = Field(

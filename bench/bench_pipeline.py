@@ -122,10 +122,11 @@ class Tally:
 
     def add(self, found: list[tuple[np.ndarray, str]], truth: list[tuple[np.ndarray, str]],
             *, complete: bool, name: str = "", pointed: list[bool] | None = None,
-            warned: bool = False, offered: list[list[str]] | None = None) -> None:
+            warned: bool = False, offered: list[list[str]] | None = None) -> bool:
         """Count one photo. ``pointed``: for each found tile, whether a warning names it
         (a player is told to check it); ``warned``: whether the photo has any warning;
-        ``offered``: each found tile's alternatives, in order."""
+        ``offered``: each found tile's alternatives, in order. Returns whether the
+        hand was read exactly."""
         m = match_outlines([f[0] for f in found], [t[0] for t in truth])
         named = sum(1 for i, j in m.pairs if found[i][1] == truth[j][1])
         misnamed = [(i, j) for i, j in m.pairs
@@ -158,6 +159,7 @@ class Tally:
         if wrong or missed or extra:
             self.failures.append(" ".join([name, *wrong, *(["missed", *missed] if missed else []),
                                            *([f"extra {extra}"] if extra else [])]))
+        return right
 
     def scored(self, read: tuple[Any, ...], truth: tuple[Any, ...], *, exact: bool) -> None:
         """Count one hand's score (:func:`scored_as`) against its true hand's."""
@@ -293,13 +295,12 @@ def run_ours(photos: list[Path], truth_of: Any, tally: Tally,
             offered = [[a.code for a in t.alternatives] for t in rec.tiles]
         tally.timed(path, time.perf_counter() - t0)
         truth, complete = truth_of(path)
-        exact_before = tally.exact
-        tally.add(found, truth, complete=complete, name=path.stem, pointed=pointed,
-                  warned=warned, offered=offered)
+        exact = tally.add(found, truth, complete=complete, name=path.stem, pointed=pointed,
+                          warned=warned, offered=offered)
         if complete and not segment_only:
             tally.scored(scored_as(rec.to_dict()),
                          scored_as(json.loads(path.with_suffix(".json").read_text())),
-                         exact=tally.exact > exact_before)
+                         exact=exact)
         if by_table is not None:
             table = _table_of(path)
             by_table.setdefault(table, Tally()).add(found, truth, complete=complete)
