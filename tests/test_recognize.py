@@ -598,6 +598,24 @@ def assert_read_exactly_only_with(*, seed: int, size: tuple[int, int], turn: int
 @needs_model
 @pytest.mark.skipif("xmahjongg_real" not in available_sources(),
                     reason="the xmahjongg Debian package is not installed")
+def test_the_scanned_sets_summer_is_told_from_the_orchid_by_its_faint_name(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The scanned set's summer (real-69 scene 69054), a soup to the networks with
+    the orchid first, was read as the orchid. Its cursive 夏, spotted too faintly
+    to name a tile, tells the summer from the orchid, and the hand is read
+    exactly; without that it is not."""
+    import vision.classify
+
+    assert read_exactly_as_the_benchmark_reads_it(69054, (4032, 3024), 0, tmp_path,
+                                                  "xmahjongg_real")
+    monkeypatch.setattr(vision.classify, "faint_names", lambda probs, *_: probs)
+    assert not read_exactly_as_the_benchmark_reads_it(69054, (4032, 3024), 0, tmp_path,
+                                                      "xmahjongg_real")
+
+
+@needs_model
+@pytest.mark.skipif("xmahjongg_real" not in available_sources(),
+                    reason="the xmahjongg Debian package is not installed")
 def test_a_hand_photographed_from_afar_is_read_again_closer(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A hand of small faces (real-63 scene 63078) read as ten tiles, four lost, at

@@ -50,6 +50,7 @@ from vision.writing import (
     Writing,
     WritingReader,
     bundled_files,
+    faint_names,
     nameless_flowers,
     settle_by_writing,
 )
@@ -423,7 +424,9 @@ class TileClassifier:
         name (:class:`vision.writing.WritingReader`), which settles them where
         it is read (where none is, and the networks take the crop for no bonus
         tile, what they leave to the bonus tiles goes to the flower of its number
-        first: :func:`vision.writing.nameless_flowers`); crops taken for a
+        first: :func:`vision.writing.nameless_flowers`; a name read too faintly
+        to settle a crop still chooses between its number's flower and season:
+        :func:`vision.writing.faint_names`); crops taken for a
         character tile in doubt are read for their written number
         (:func:`may_be_characters`).
         (The tile model does not look again at the crops it is unsure of, as
@@ -442,6 +445,7 @@ class TileClassifier:
             spotted = self._spot(crops, up, names, NAME_WRITING, rgb=rgb)
             probs = settle_by_writing(probs, names, spotted, self.labels, none, NAME_WRITING)
             probs = nameless_flowers(probs, names, spotted, self.labels, none)
+            probs = faint_names(probs, names, spotted, self.labels)
             spotted = self._spot(crops, up, numbers, NUMBER_WRITING, rgb=rgb)
             probs = settle_by_writing(probs, numbers, spotted, self.labels, none,
                                       NUMBER_WRITING)
