@@ -337,7 +337,7 @@ def test_a_nameless_crop_taken_for_no_bonus_tile_keeps_its_number_as_a_flower() 
 
 def test_a_faint_name_tells_a_numbers_season_from_its_flower() -> None:
     """The scanned set's summer, a soup to the networks with the orchid first: its
-    cursive 夏 spotted faintly (0.01-0.38) gives the summer the orchid's share as
+    cursive 夏 spotted faintly (up to 0.38) gives the summer the orchid's share as
     well. The other tiles, the other numbers and "not a tile" keep theirs, since a
     faint name is no evidence that the crop is a bonus tile; a name too faint
     (below FAINT_NAME), or read surely enough to name the tile on its own
