@@ -17,7 +17,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from vision.rectify import order_corners, side_lengths
+from vision.rectify import order_corners, side_lengths, sides
 from vision.segment import OtherCut, Segmentation, TileQuad, drop_duplicates, touching_border
 
 GAP_FACE = (0.6, 1.35)
@@ -85,10 +85,7 @@ def face_gaps(seg: Segmentation) -> list[tuple[int, int, np.ndarray]]:
         return []
     centres = np.array([q.centre for q in seg.quads])
     corners = np.array([seg.quads[i].corners for i in upright], np.float64)  # (n, 4, 2)
-    widths = (np.linalg.norm(corners[:, 1] - corners[:, 0], axis=1)
-              + np.linalg.norm(corners[:, 2] - corners[:, 3], axis=1)) / 2
-    heights = (np.linalg.norm(corners[:, 3] - corners[:, 0], axis=1)
-               + np.linalg.norm(corners[:, 2] - corners[:, 1], axis=1)) / 2
+    widths, heights = sides(corners)
     ends = (corners[:, 1] + corners[:, 2]) / 2  # the middle of each face's right edge
     starts = (corners[:, 0] + corners[:, 3]) / 2  # ... and of its left edge
     gaps = []
@@ -114,8 +111,8 @@ def face_gaps(seg: Segmentation) -> list[tuple[int, int, np.ndarray]]:
                 continue  # something was found there
             offsets = (a.corners + b.corners) / 2 - (a.centre + b.centre) / 2
             across = offsets - np.outer(offsets @ along, along)
-            sides = np.outer(np.sign(offsets @ along) * width / 2, along)
-            gaps.append((i, j, middle + across + sides))
+            half = np.outer(np.sign(offsets @ along) * width / 2, along)
+            gaps.append((i, j, middle + across + half))
     return gaps
 
 

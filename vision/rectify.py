@@ -39,9 +39,20 @@ def order_corners(quad: np.ndarray, right: np.ndarray) -> np.ndarray:
 def side_lengths(corners: np.ndarray) -> tuple[float, float]:
     """A quad's width and height (TL, TR, BR, BL): the means of its opposite sides,
     so that a face seen at an angle measures as the face, not as its bounding box."""
+    width, height = sides(corners)
+    return float(width), float(height)
+
+
+def sides(corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`side_lengths` of many quads at once (corners (..., 4, 2)): a photo's
+    faces measured as arrays, for the loops that compare every face with every other."""
     c = np.asarray(corners, np.float64)
-    return (float(np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[2] - c[3])) / 2,
-            float(np.linalg.norm(c[3] - c[0]) + np.linalg.norm(c[2] - c[1])) / 2)
+
+    def side(a: int, b: int) -> np.ndarray:
+        out: np.ndarray = np.linalg.norm(c[..., b, :] - c[..., a, :], axis=-1)
+        return out
+
+    return (side(0, 1) + side(3, 2)) / 2, (side(0, 3) + side(1, 2)) / 2
 
 
 def crop_tile(image: np.ndarray, corners: np.ndarray, *, sideways: bool = False,
