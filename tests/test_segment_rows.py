@@ -11,7 +11,7 @@ import pytest
 from datasets.scene_eval import match_outlines
 from datasets.scenes import generate_scene
 from vision.face_mask import FACE_ASPECT
-from vision.seams import Strip, _best_division, _width_misfit
+from vision.seams import Strip, _best_division, _trim_sides, _width_misfit
 from vision.segment import _face_size, _Reading, segment
 
 
@@ -143,6 +143,85 @@ def test_a_side_brighter_than_the_faces_does_not_trim_the_faces_away() -> None:
     gray[52:] = 226  # the lit front side
     out = _trim_sides(gray, mask)
     assert (out[:46] > 0).all()
+
+
+def _faces_over_a_side(side_level: int, fall_rows: int) -> Strip:
+    """A strip of faces (rows 3-62, brightness 230, ink drawn across them) over the
+    tiles' plain side (to row 82), the fall between them spread over ``fall_rows``
+    rows as blur spreads it in a small photo, and the table around them."""
+    mask = np.full((86, 300), 255, np.uint8)
+    mask[:3] = mask[-3:] = 0
+    gray = np.full(mask.shape, 230.0)
+    gray[:3] = gray[-3:] = 100
+    gray[11:55:5, ::4] = 90  # ink on the faces
+    fall = np.linspace(230, side_level, fall_rows + 2)[1:-1]
+    first = 63 - fall_rows // 2
+    gray[first: first + fall_rows] = fall[:, None]
+    gray[first + fall_rows: -3] = side_level
+    gray[3:-3, 25::50] = 120  # the seams between the tiles, down their sides too
+    return Strip(gray.astype(np.uint8), mask, np.eye(3))
+
+
+def test_a_side_whose_fall_blur_spreads_ends_the_faces_outlines() -> None:
+    """The scanned set's front side, in a small photo, falls from the faces' 225 to its
+    201 over ten rows: never 6 % within the four rows that the step test of
+    ``_trim_sides`` looks at, so the faces were cut with their side (real-69: half
+    the faces over 4 % too tall, a quarter over 10 %). A plain band that stays
+    even, darker than the faces, which the faces reach again just before it, is
+    the side: the faces' outlines end about the middle of its fall."""
+    strip = _faces_over_a_side(201, 10)
+    top, bottom = strip.face_rows
+    assert top == 3 and 60 <= bottom <= 65
+    assert (_trim_sides(strip.gray, strip.mask) == strip.mask).all()  # the cuts' mask: as before
+
+
+def test_a_band_of_faces_in_shade_is_not_a_side() -> None:
+    """Light that leaves the top of a row of faces darker by 7 % (real-69 scene 69073:
+    the characters' numbers in a band at 212, the faces below at 230) looks like a
+    side by its brightness; the ink across every row of it says it is faces."""
+    mask = np.full((76, 300), 255, np.uint8)
+    mask[:3] = mask[-3:] = 0  # the table around the strip
+    gray = np.full(mask.shape, 230.0)
+    gray[:3] = gray[-3:] = 100
+    gray[3:19] = 212
+    gray[19:25] = np.linspace(212, 230, 8)[1:-1, None]
+    band = gray[3:19]
+    band[np.random.default_rng(0).random(band.shape) < 0.15] = 80  # the numbers' strokes
+    gray[33:63:5, ::4] = 90
+    gray[3:-3, 25::50] = 120  # seams
+    assert Strip(gray.astype(np.uint8), mask, np.eye(3)).face_rows == (3, 73)
+    gray[3:19] = 212  # the same band, plain: a side
+    gray[3:19, 25::50] = 120
+    top, bottom = Strip(gray.astype(np.uint8), mask, np.eye(3)).face_rows
+    assert top > 13 and bottom == 73
+
+
+def test_only_the_darker_of_two_plain_bands_is_a_side() -> None:
+    """Only the end of a row nearer the camera shows the tiles' side; the other end
+    may hold a band of faces in shade (fresh-68 scene 68000: faces 236 under a
+    glare of 255, the side 218). Taking both for sides cut the faces in half."""
+    strip = _faces_over_a_side(201, 8)
+    strip.gray[3:17, strip.gray[20] > 200] = 215  # plain faces in shade at the far end
+    top, bottom = strip.face_rows
+    assert top == 3 and bottom < 66
+
+
+def test_a_lone_faces_plain_margin_is_not_a_side() -> None:
+    """On one face a plain margin may pass for a side; a band is judged across a run
+    of a few faces (a lone tile's side is told by the photo's face size)."""
+    strip = _faces_over_a_side(201, 10)
+    narrow = Strip(strip.gray[:, :100].copy(), strip.mask[:, :100].copy(), np.eye(3))
+    assert narrow.face_rows == (3, 83)
+    assert 60 <= strip.face_rows[1] <= 65
+
+
+def test_a_faces_outline_ends_at_its_strips_faces_rows() -> None:
+    from vision.seams import without_side
+
+    face = np.array([[10, 3], [60, 3], [60, 83], [10, 83]], np.float64)
+    assert (without_side(face, (3, 64))[:, 1] == [3, 3, 64, 64]).all()
+    turned = np.array([[60, 40], [120, 40], [120, 83], [60, 83]], np.float64)
+    assert (without_side(turned, (3, 64)) == turned).all()  # it would leave too little
 
 
 def test_a_meld_read_as_a_grid_of_its_dots_is_cut_again_at_the_faces_pitch() -> None:

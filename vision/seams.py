@@ -54,6 +54,31 @@ seam makes and a smooth table does not."""
 SIDE_STEP = 0.06
 """Least fall of brightness (share of the faces') within 4 rows of a run's edge that
 marks the tiles' lit side there; a smooth fall is light falling across the faces."""
+SIDE_LEVEL = 0.94
+"""A band at a run's end at most this share of the faces' brightness (their rows' 90th
+percentile) may be the tiles' side (:func:`_side_band`)..."""
+SIDE_FLAT = 0.02
+"""...when its rows' brightness stays within this share of the faces' of each other,"""
+SIDE_ROWS = (0.06, 0.3)
+"""...it covers this share of the run's height (a side shows up to half a face's height at
+45 degrees),"""
+SIDE_FALL = 0.15
+"""...the faces' brightness is reached again within this share of the run's height,"""
+SIDE_INK = 0.1
+"""...its rows hold nearly no ink (in its median row, under this share of the pixels at a
+horizontal edge: a band of faces in shade holds their ink),"""
+SIDE_RUN = 1.5
+"""...and the run is at least this many times as long as it is high: across a few faces a
+plain band is the side, where one face's own plain margin may pass for it (a lone tile's
+side is told by the photo's face size: :func:`vision.segment._face_and_side`)."""
+SIDE_BLUR = 2
+"""Rows at each end of such a band left out of those measures: blur brings its edges'
+steps into them, and darkens its last rows into the table or the tile's back."""
+SIDE_COVER = 0.7
+"""Share of the run's widest row under which an end row is the run's rounded end."""
+SIDE_KEEP = 0.6
+"""Least share of a face's height that the side's band may leave it (a turned tile's face
+is lower than its run's: a band that would leave it less is not its side)."""
 MARGIN_BAND = 0.15
 """Share of a face's height at its top and bottom that ink keeps clear of (its margins)."""
 LONG_ROW = 7.0
@@ -455,6 +480,12 @@ class Strip:
     bands: dict[float, _Bands] = field(default_factory=dict, compare=False, repr=False)
     """The row bands cut on that mask, by aspect (:func:`_band`)."""
 
+    @cached_property
+    def face_rows(self) -> tuple[int, int]:
+        """The rows ``[top, bottom)`` of its faces without the tiles' side
+        (:func:`_face_rows`)."""
+        return _face_rows(self)
+
     def to_working(self, points: np.ndarray) -> np.ndarray:
         """Points (N, 2) in strip pixels -> working pixels."""
         hom = np.c_[points, np.ones(len(points))] @ self.to_image.T
@@ -664,6 +695,94 @@ def _trim_sides(gray: np.ndarray, mask: np.ndarray) -> np.ndarray:
     if ceiling[rows[-1]] - ceiling[min(last, rows[-1] + 4)] >= step:
         out[rows[-1] + 1:] = 0
     return out
+
+
+def _face_rows(strip: Strip) -> tuple[int, int]:
+    """The rows ``[top, bottom)`` of a strip that hold its faces without the tiles'
+    side, when a side shows as a band that :func:`_trim_sides` left (all rows
+    otherwise): the outlines of the faces cut from the strip end there.
+
+    Why: the step test of :func:`_trim_sides` misses a side whose fall from the
+    faces' brightness blur spreads over more than four rows, as it does in a
+    photo of a hand (real-69: half the scanned set's faces were cut over 4 %
+    too tall, a quarter over 10 %), and a face cut with its side is squeezed
+    into its crop: KDE's 6 dots then read as 8 dots (fresh-68 68051). Only the
+    outlines end at the band: the cuts, and the photo's face size that judges
+    them, are measured as before, because a side trimmed on some runs and not
+    on others (a side too thin to show as a band) made the face size of one
+    disagree with the other's, and runs were cut into a face more or fewer
+    (real-72 72141; a lone bonus tile cut as a turned one, benchmark 1052).
+    Only the end nearer the camera shows a side: where both ends hold a band,
+    the darker one is the side. A band is judged across a run of a few faces
+    (:data:`SIDE_RUN`): one face's own plain margin may pass for a side."""
+    m = _trim_sides(strip.gray, _without_plain_rows(strip.gray, strip.mask))
+    inside = m > 0
+    top, bottom = _extent(inside, 1)
+    x0, x1 = _extent(inside, 0)
+    if bottom - top >= MIN_TILE_PX and x1 - x0 >= SIDE_RUN * (bottom - top):
+        ceiling = masked_percentile(strip.gray.T, inside.T, SEAM_PERCENTILE)
+        cover = inside.mean(axis=1)
+        edges = np.abs(cv2.Sobel(strip.gray.astype(np.float32), cv2.CV_32F, 0, 1,
+                                 ksize=3)) > INK_EDGE
+        ink = (edges & inside).sum(axis=1) / np.maximum(inside.sum(axis=1), 1)
+        faces = float(np.percentile(ceiling[cover > 0.2 * cover.max()], 90))
+        near = _side_band(ceiling[::-1], cover[::-1], ink[::-1], faces)
+        far = _side_band(ceiling, cover, ink, faces)
+        if near is not None and (far is None or near[1] < far[1]):
+            top = len(ceiling) - near[0]
+        elif far is not None:
+            bottom = far[0]
+    return top, bottom
+
+
+def without_side(corners: np.ndarray, rows: tuple[int, int]) -> np.ndarray:
+    """A face's corners (strip pixels) ending at its strip's ``rows`` of faces
+    (:attr:`Strip.face_rows`), unless that would leave under :data:`SIDE_KEEP` of it."""
+    y = np.clip(corners[:, 1], *rows)
+    if np.ptp(y) < SIDE_KEEP * np.ptp(corners[:, 1]):
+        return corners
+    out: np.ndarray = np.c_[corners[:, 0], y]
+    return out
+
+
+def _side_band(ceiling: np.ndarray, cover: np.ndarray, ink: np.ndarray, faces: float
+               ) -> tuple[int, float] | None:
+    """The first row of a tile's side at the end of a run (the end is the last row of
+    ``ceiling``, the rows' brightness) and the side's brightness, or ``None`` when no
+    side shows there.
+
+    A side is a band of even brightness (:data:`SIDE_FLAT`), :data:`SIDE_ROWS` of
+    the run's height, at most :data:`SIDE_LEVEL` of the faces' brightness, which
+    the faces reach again within :data:`SIDE_FALL` of the run's height, and plain
+    (:data:`SIDE_INK`). Light falling across the faces makes no such band: its far
+    end keeps darkening, and the rows before it are not as bright as the faces;
+    a band of faces in shade holds their ink."""
+    solid = np.flatnonzero(cover >= SIDE_COVER * cover.max())
+    if solid.size < 8:
+        return None
+    start, end = int(solid[0]), int(solid[-1]) + 1  # (the end's rounded rows left out)
+    c = ceiling[start:end]
+    n = c.size
+    length = 0  # (blur darkens the band's last rows into the table or the tile's back)
+    for size in range(max(SIDE_BLUR + 3, int(np.ceil(SIDE_ROWS[0] * n))),
+                      int(SIDE_ROWS[1] * n) + 1):
+        tail = c[n - size: n - SIDE_BLUR]
+        if tail.max() - tail.min() > SIDE_FLAT * faces:
+            break
+        length = size
+    if not length:
+        return None
+    side = float(np.median(c[n - length: n - SIDE_BLUR]))
+    if np.median(ink[start:end][n - length + SIDE_BLUR: n - SIDE_BLUR]) > SIDE_INK:
+        return None  # ink: a band of faces in shade
+    before = c[max(0, n - length - max(3, round(SIDE_FALL * n))): n - length]
+    if (side > SIDE_LEVEL * faces or before.size == 0 or before.max() < (1 - SIDE_STEP) * faces
+            or before.max() - side < SIDE_STEP * faces):
+        return None
+    # the side begins after the last row of the fall still nearer the faces' brightness
+    midway = (side + float(before.max())) / 2
+    lit = np.flatnonzero(c[: n - length] >= midway)
+    return start + (int(lit[-1]) + 1 if lit.size else n - length), side
 
 
 def cut_strip(strip: Strip, open_ends: bool = False, aspect: float = FACE_ASPECT,

@@ -35,7 +35,7 @@ import numpy as np
 from vision.face_down import Plain, with_face_down
 from vision.face_mask import FACE_ASPECT, face_mask, find_blobs, ink_bays_closed
 from vision.rectify import side_lengths
-from vision.seams import OTHER_CUT_RUN, Strip, cut_strip, upright_strip
+from vision.seams import OTHER_CUT_RUN, Strip, cut_strip, upright_strip, without_side
 
 WORK_SIDE = 1000
 """Longest side of the working copy (pixels): tiles stay >= ~25 px wide in a hand photo."""
@@ -682,6 +682,8 @@ def _tiles_of(reading: _Reading, blob: int, face: _FaceSize | None, inside: bool
     found: list[tuple[np.ndarray, int, bool, Plain]] = [(c, ln, sw, "") for c, ln, sw in cut]
     if len(lines) == 1 and len(cut) <= 14:  # a run of a hand: look for face-down tiles
         found = with_face_down(cut, strip, lab, table, mask)
-    return [TileQuad(strip.to_working(corners) / scale, blob, line, sideways, plain == "back",
+    return [TileQuad(strip.to_working(corners if plain == "back" else
+                                      without_side(corners, strip.face_rows)) / scale,
+                     blob, line, sideways, plain == "back",
                      sideways and _wide(corners) < SURELY_TURNED, plain == "blank")
             for corners, line, sideways, plain in found]
