@@ -231,13 +231,17 @@ def scored_as(recognition: dict[str, Any], rules: str = "hk-a") -> tuple[Any, ..
                  for a in answers)
 
 
-def _truth_scene(path: Path) -> tuple[list[tuple[np.ndarray, str]], bool]:
-    data = json.loads(path.with_suffix(".json").read_text())
+def _read_truth(path: Path) -> dict[str, Any]:
+    """A photo's ground truth, the JSON file beside it."""
+    data: dict[str, Any] = json.loads(path.with_suffix(".json").read_text())
+    return data
+
+
+def _truth_scene(data: dict[str, Any]) -> tuple[list[tuple[np.ndarray, str]], bool]:
     return [(np.array(t["outline"], np.float64), t["code"]) for t in data["tiles"]], True
 
 
-def _truth_real(path: Path) -> tuple[list[tuple[np.ndarray, str]], bool]:
-    data = json.loads(path.with_suffix(".json").read_text())
+def _truth_real(data: dict[str, Any]) -> tuple[list[tuple[np.ndarray, str]], bool]:
     out = []
     for t in data["tiles"]:
         try:
@@ -254,11 +258,6 @@ def _is_12mp(path: Path) -> bool:
     with Image.open(path) as im:
         w, h = im.size
     return 11e6 <= w * h <= 13e6
-
-
-def _table_of(path: Path) -> str:
-    data = json.loads(path.with_suffix(".json").read_text())
-    return str(data.get("background", "?"))
 
 
 def run_ours(photos: list[Path], truth_of: Any, tally: Tally,
@@ -294,15 +293,14 @@ def run_ours(photos: list[Path], truth_of: Any, tally: Tally,
             pointed, warned = [t.index in named_by_warnings for t in rec.tiles], bool(rec.warnings)
             offered = [[a.code for a in t.alternatives] for t in rec.tiles]
         tally.timed(path, time.perf_counter() - t0)
-        truth, complete = truth_of(path)
+        data = _read_truth(path)
+        truth, complete = truth_of(data)
         exact = tally.add(found, truth, complete=complete, name=path.stem, pointed=pointed,
                           warned=warned, offered=offered)
         if complete and not segment_only:
-            tally.scored(scored_as(rec.to_dict()),
-                         scored_as(json.loads(path.with_suffix(".json").read_text())),
-                         exact=exact)
+            tally.scored(scored_as(rec.to_dict()), scored_as(data), exact=exact)
         if by_table is not None:
-            table = _table_of(path)
+            table = str(data.get("background", "?"))
             by_table.setdefault(table, Tally()).add(found, truth, complete=complete)
 
 
@@ -326,7 +324,7 @@ def run_peer(python: Path, photos: list[Path], truth_of: Any, tally: Tally) -> s
             tally.timed(path, res["seconds"])
         found = [(box_polygon(t["box"]), PEER_NAMES.get(t["code"], t["code"]))
                  for t in res["tiles"]]
-        truth, complete = truth_of(path)
+        truth, complete = truth_of(_read_truth(path))
         tally.add(found, truth, complete=complete)
     return None
 
