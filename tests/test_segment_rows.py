@@ -206,6 +206,70 @@ def test_only_the_darker_of_two_plain_bands_is_a_side() -> None:
     assert top == 3 and bottom < 66
 
 
+def _faces_with_a_darker_top_over_a_side(rows: int = 80) -> tuple[np.ndarray, np.ndarray]:
+    """Gray and mask of a run of faces (brightness 210, ink across them) whose top
+    rows are darker and uneven, their first dots in shade and the fall of their
+    bevelled edge (fresh-68 68077: 176 falling to 163, then 182 and up), over the
+    tiles' even side (170, rows 61-76): the first ``rows`` rows of it."""
+    mask = np.full((80, 300), 255, np.uint8)
+    mask[:3] = mask[-3:] = 0
+    gray = np.full(mask.shape, 210.0)
+    gray[:3] = gray[-3:] = 100
+    gray[3] = 120  # the faces' edge, blurred into the table
+    gray[4:14] = np.array([176, 170, 166, 165, 165, 165, 163, 168, 175, 182])[:, None]
+    gray[20:58:5, ::4] = 90  # ink on the faces
+    gray[61:77] = 170  # the side
+    gray[3:-3, 25::50] = 120  # seams
+    return gray[:rows].astype(np.uint8), mask[:rows].copy()
+
+
+def test_only_one_end_of_a_run_is_its_tiles_side() -> None:
+    """Only the end of a run nearer the camera shows the tiles' side. Where both ends
+    fall a step from the faces' brightness over a band, the flatter band is the side
+    and the other is faces: their darker top with their numbers and first dots,
+    which was trimmed as a side (fresh-68 68077: a chow of 6, 7, 8 dots cut at 70 %
+    of its height, read as a pung of 4 dots, surely)."""
+    gray, mask = _faces_with_a_darker_top_over_a_side()
+    out = _trim_sides(gray, mask) > 0
+    assert out[4:61].all() and not out[61:].any()  # the top band kept, the side trimmed
+    assert not out[3].any()  # (the faces' blurred edge goes, as it did)
+
+
+def test_table_joined_to_a_run_is_trimmed_with_its_side() -> None:
+    """A band of table joined to a run (real-69 69003, from overhead on paper: the
+    paper at 0.55 of the faces' brightness above them) is no band of faces, however
+    uneven: both ends are trimmed, as before."""
+    gray, mask = _faces_with_a_darker_top_over_a_side()
+    gray[4:14] = np.array([123, 122, 121, 119, 116, 111, 107, 115, 140, 190])[:, None]
+    out = _trim_sides(gray, mask) > 0
+    assert not out[:13].any() and out[13:61].all() and not out[61:].any()
+
+
+def test_a_spur_of_table_over_one_end_of_a_run_is_no_band_of_faces() -> None:
+    """A band of faces spans the run (or a meld's upright faces above its turned
+    tile); light squares of a checked cloth joined over one end of a row (real-69
+    69080) cover a tenth of it: taken for faces, they made the row's faces taller,
+    and the photo's face size with them (277 faces found). Both ends are trimmed."""
+    gray, mask = _faces_with_a_darker_top_over_a_side()
+    mask[3:14, 40:] = 0  # the band is a spur over the run's first columns
+    out = _trim_sides(gray, mask) > 0
+    assert not out[:14].any() and out[14:61].any() and not out[61:].any()
+    mask[3:14, :170] = 255  # the upright faces of a meld above its lower turned tile
+    assert (_trim_sides(gray, mask) > 0)[4:61].any(axis=1).all()
+
+
+def test_a_band_judged_faces_when_the_strip_was_fitted_stays() -> None:
+    """A strip is fitted on its faces without their side, so the side that told the
+    band of faces at the other end for what it is lies outside the strip, and
+    the band alone looks like a side: the judgement made when the strip was
+    fitted (:attr:`vision.seams.Strip.faces_at`) keeps it."""
+    gray, mask = _faces_with_a_darker_top_over_a_side(rows=62)
+    assert not (_trim_sides(gray, mask)[4:14] > 0).any()  # alone: taken for a side
+    kept = _trim_sides(gray, mask, (True, False)) > 0
+    assert kept[4:61].all()
+    assert Strip(gray, mask, np.eye(3), (True, False)).face_rows[0] <= 4
+
+
 def test_a_lone_faces_plain_margin_is_not_a_side() -> None:
     """On one face a plain margin may pass for a side; a band is judged across a run
     of a few faces (a lone tile's side is told by the photo's face size)."""

@@ -79,6 +79,19 @@ SIDE_COVER = 0.7
 SIDE_KEEP = 0.6
 """Least share of a face's height that the side's band may leave it (a turned tile's face
 is lower than its run's: a band that would leave it less is not its side)."""
+BAND_ROWS = 4
+"""A step test's trim of at least this many rows beyond the rise of the faces' blurred
+edge, at a run's end, is a band: the tiles' side, or faces in shade (:func:`_trim_rows`)..."""
+BAND_LEVEL = 0.7
+"""...and neither band is taken for faces when either is darker than this share of the
+faces' brightness: table joined to the run (a photo from overhead on paper, real-69
+69003: paper at 0.55 above the faces' fall at 0.72), where the tiles' sides and faces
+in shade are at 0.8-0.9 (:func:`_one_side`)."""
+BAND_COVER = 0.45
+"""...nor when the band taken for faces covers, in its median row, under this share of
+the run's widest row: faces span the run, or at least a meld's upright faces above its
+lower turned tile (a chow's: 0.53-0.58 of its length, fresh-71 71099), where a spur
+of table over one end of a row covers a tenth (real-69 69080)."""
 MARGIN_BAND = 0.15
 """Share of a face's height at its top and bottom that ink keeps clear of (its margins)."""
 LONG_ROW = 7.0
@@ -474,6 +487,10 @@ class Strip:
     gray: np.ndarray
     mask: np.ndarray
     to_image: np.ndarray  # 3x3 homography strip -> working image
+    faces_at: tuple[bool, bool] = (False, False)
+    """Whether the band at its top, its bottom, was judged a band of faces, not the
+    tiles' side, when the strip was fitted (:func:`_trim_rows`): the strip's own
+    trims keep it."""
     prepared: dict[float, tuple[np.ndarray, np.ndarray, np.ndarray]] = field(
         default_factory=dict, compare=False, repr=False)
     """The mask cleaned for cutting and its seams by aspect (:func:`_prepared`)."""
@@ -543,7 +560,8 @@ def upright_strip(gray: np.ndarray, blob_mask: np.ndarray, contour: np.ndarray,
     rough = _affine_strip(gray, blob_mask, contour, transpose)
     if not refine:
         return rough
-    m = _trim_sides(rough.gray, rough.mask) > 0
+    trim = _trim_rows(rough.gray, rough.mask)
+    m = trim.applied(rough.mask) > 0
     y0, y1 = _extent(m, 1)
     x0, x1 = _extent(m, 0)
     if y1 - y0 < MIN_TILE_PX or x1 - x0 < MIN_TILE_PX:
@@ -590,7 +608,7 @@ def upright_strip(gray: np.ndarray, blob_mask: np.ndarray, contour: np.ndarray,
     to_strip = cv2.getPerspectiveTransform(img_quad.astype(np.float32), dst)
     g = cv2.warpPerspective(gray, to_strip, (w, h), flags=cv2.INTER_LINEAR)
     mm = cv2.warpPerspective(blob_mask, to_strip, (w, h), flags=cv2.INTER_NEAREST)
-    return Strip(g, mm, np.linalg.inv(to_strip))
+    return Strip(g, mm, np.linalg.inv(to_strip), trim.faces_at)
 
 
 def _extent(mask: np.ndarray, axis: int) -> tuple[int, int]:
@@ -657,8 +675,33 @@ def _without_plain_rows(gray: np.ndarray, mask: np.ndarray) -> np.ndarray:
                                 if np.count_nonzero(count[part]) >= SPUR * (bottom - top)])
 
 
-def _trim_sides(gray: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """Drop the rows above and below the faces that are the tiles' lit sides.
+@dataclass(frozen=True)
+class _Trim:
+    """The rows of a strip's faces that :func:`_trim_rows` keeps: rows before ``top``
+    and from ``bottom`` on are the tiles' side (``None``: nothing trimmed there)."""
+
+    top: int | None
+    bottom: int | None
+    faces_at: tuple[bool, bool] = (False, False)  # a band there was judged faces
+
+    def applied(self, mask: np.ndarray) -> np.ndarray:
+        out = mask.copy()
+        if self.top is not None:
+            out[: self.top] = 0
+        if self.bottom is not None:
+            out[self.bottom:] = 0
+        return out
+
+
+def _trim_sides(gray: np.ndarray, mask: np.ndarray,
+                faces_at: tuple[bool, bool] = (False, False)) -> np.ndarray:
+    """The strip's mask without the rows of the tiles' lit sides (:func:`_trim_rows`)."""
+    return _trim_rows(gray, mask, faces_at).applied(mask)
+
+
+def _trim_rows(gray: np.ndarray, mask: np.ndarray,
+               faces_at: tuple[bool, bool] = (False, False)) -> _Trim:
+    """Which rows above and below the faces are the tiles' lit sides.
 
     The side of a tile is as pale as its face but in its shade, so along the
     row's length its brightness stays a step below the faces' brightness. A step,
@@ -667,6 +710,16 @@ def _trim_sides(gray: np.ndarray, mask: np.ndarray) -> np.ndarray:
     unless the rows near it are fewer than half the run's: a side lit from the
     camera's side, or a glare along the faces' near edge, is then brighter than
     the faces, and the median row's is theirs.
+
+    Only the end nearer the camera shows a side. Where both ends fall a step
+    over a band (:data:`BAND_ROWS`), the band that is not the side is faces whose
+    top is darker than the rest, its numbers and first dots (fresh-68 68077: a
+    chow of dots cut at 70 % of its height read as a pung of 4 dots, surely):
+    see :func:`_one_side`; on runs of a few faces (:data:`SIDE_RUN`: a checked
+    cloth's squares, each taken for a lone face, were cut into two or three,
+    and a real-69 photo held 277 faces). ``faces_at`` (:attr:`Strip.faces_at`) marks an end
+    judged so before, when the strip was fitted: the side at the other end is
+    then outside the strip, and the band would pass for one.
     """
     inside = mask > 0
     ceiling = masked_percentile(gray.T, inside.T, SEAM_PERCENTILE)  # ink leaves gaps
@@ -686,15 +739,64 @@ def _trim_sides(gray: np.ndarray, mask: np.ndarray) -> np.ndarray:
         ok = as_bright(faces)
     rows = np.nonzero(ok)[0]
     if rows.size == 0:
-        return mask
-    out = mask.copy()
-    first, last = np.nonzero(cover > 0)[0][[0, -1]]
+        return _Trim(None, None, faces_at)
+    first, last = (int(r) for r in np.nonzero(cover > 0)[0][[0, -1]])
     step = SIDE_STEP * faces
-    if ceiling[rows[0]] - ceiling[max(first, rows[0] - 4)] >= step:
-        out[: rows[0]] = 0
-    if ceiling[rows[-1]] - ceiling[min(last, rows[-1] + 4)] >= step:
-        out[rows[-1] + 1:] = 0
-    return out
+    top = int(rows[0]) if ceiling[rows[0]] - ceiling[max(first, rows[0] - 4)] >= step else None
+    bottom = (int(rows[-1]) + 1 if ceiling[rows[-1]] - ceiling[min(last, rows[-1] + 4)] >= step
+              else None)
+    n = len(ceiling)
+    # a band is what the step trims beyond the rise of the faces' blurred edge
+    top_band = None if top is None else (_rise(ceiling, first, top), top)
+    bottom_band = None if bottom is None else (
+        bottom, n - _rise(ceiling[::-1], n - 1 - last, n - bottom))
+    if top_band is not None and top_band[1] - top_band[0] < BAND_ROWS:
+        top_band = None
+    if bottom_band is not None and bottom_band[1] - bottom_band[0] < BAND_ROWS:
+        bottom_band = None
+    x0, x1 = _extent(inside, 0)
+    if top_band and bottom_band and not any(faces_at) and x1 - x0 >= SIDE_RUN * (last - first):
+        faces_at = _one_side(ceiling, cover, top_band, bottom_band, faces)
+    if top_band and faces_at[0]:
+        top = top_band[0]
+    if bottom_band and faces_at[1]:
+        bottom = bottom_band[1]
+    return _Trim(top, bottom, faces_at)
+
+
+def _one_side(ceiling: np.ndarray, cover: np.ndarray, top: tuple[int, int],
+              bottom: tuple[int, int], faces: float) -> tuple[bool, bool]:
+    """Which of two bands at a run's ends (rows ``[start, end)``), each a step below
+    the faces' brightness, is faces (``(top is, bottom is)``): the side is the
+    flatter band, an even shade; a band of faces holds their ink and the fall of
+    their bevelled edge. (The rows next to the faces, where blur spreads the
+    step, are left out.)
+
+    Neither is when either band is darker than :data:`BAND_LEVEL` of the faces
+    (table joined to the run, not faces nor their pale side), nor when the
+    band taken for faces does not span the run as faces do (:data:`BAND_COVER`):
+    a spur of a checked cloth's light squares over one end of a row (real-69
+    69080) was kept, the row's faces were cut taller, and the photo's face
+    size with them."""
+    top_rows = ceiling[top[0]: top[1] - SIDE_BLUR]
+    bottom_rows = ceiling[bottom[0] + SIDE_BLUR: bottom[1]]
+    if min(np.median(top_rows), np.median(bottom_rows)) < BAND_LEVEL * faces:
+        return False, False
+    faces_at = (True, False) if np.ptp(bottom_rows) <= np.ptp(top_rows) else (False, True)
+    band = top if faces_at[0] else bottom
+    if np.median(cover[band[0]: band[1]]) < BAND_COVER * cover.max():
+        return False, False
+    return faces_at
+
+
+def _rise(ceiling: np.ndarray, edge: int, kept: int) -> int:
+    """The row where the brightness, rising from the table at row ``edge``, stops
+    rising before row ``kept``: the faces' own edge, blurred into the table (the
+    rows before it are trimmed, as the step test trimmed them before)."""
+    i = edge
+    while i + 1 < kept and ceiling[i + 1] > ceiling[i]:
+        i += 1
+    return i
 
 
 def _face_rows(strip: Strip) -> tuple[int, int]:
@@ -715,7 +817,7 @@ def _face_rows(strip: Strip) -> tuple[int, int]:
     Only the end nearer the camera shows a side: where both ends hold a band,
     the darker one is the side. A band is judged across a run of a few faces
     (:data:`SIDE_RUN`): one face's own plain margin may pass for a side."""
-    m = _trim_sides(strip.gray, _without_plain_rows(strip.gray, strip.mask))
+    m = _trim_sides(strip.gray, _without_plain_rows(strip.gray, strip.mask), strip.faces_at)
     inside = m > 0
     top, bottom = _extent(inside, 1)
     x0, x1 = _extent(inside, 0)
@@ -726,8 +828,9 @@ def _face_rows(strip: Strip) -> tuple[int, int]:
                                  ksize=3)) > INK_EDGE
         ink = (edges & inside).sum(axis=1) / np.maximum(inside.sum(axis=1), 1)
         faces = float(np.percentile(ceiling[cover > 0.2 * cover.max()], 90))
-        near = _side_band(ceiling[::-1], cover[::-1], ink[::-1], faces)
-        far = _side_band(ceiling, cover, ink, faces)
+        near = None if strip.faces_at[0] else _side_band(ceiling[::-1], cover[::-1],
+                                                         ink[::-1], faces)
+        far = None if strip.faces_at[1] else _side_band(ceiling, cover, ink, faces)
         if near is not None and (far is None or near[1] < far[1]):
             top = len(ceiling) - near[0]
         elif far is not None:
@@ -853,7 +956,7 @@ def _prepared(strip: Strip, aspect: float) -> tuple[np.ndarray, np.ndarray, np.n
     same strip (:func:`vision.segment._readings`)."""
     if aspect not in strip.prepared:
         m, g = strip.mask, strip.gray
-        m = _without_spurs(_trim_sides(g, _without_plain_rows(g, m)), aspect)
+        m = _without_spurs(_trim_sides(g, _without_plain_rows(g, m), strip.faces_at), aspect)
         y0, y1 = _extent(m, 1)
         x0, x1 = _extent(m, 0)
         if y1 - y0 < MIN_TILE_PX or x1 - x0 < MIN_TILE_PX:  # (no faces to cut: no seams)

@@ -552,7 +552,7 @@ def _readings(src: _Source, inside: bool, aspect: float, at_aspect: bool = False
         cut, score, other_count = cut_strip(strip, open_ends=not inside, aspect=aspect,
                                              at_aspect=at_aspect or pitch is not None,
                                              pitch=pitch)
-        out.append(_Reading(cut, score, Strip(strip.gray, strip.mask, to_image),
+        out.append(_Reading(cut, score, replace(strip, to_image=to_image),
                             other_count=other_count))
         if out[-1].lines == 1 and len(cut) >= 4:
             break  # one row along the blob's long axis: the usual hand, no doubt left
