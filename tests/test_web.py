@@ -35,6 +35,8 @@ SCREENSHOTS = ROOT / "build" / "screenshots"
 PHONE: ViewportSize = {"width": 390, "height": 844}
 DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 TIMEOUT_MS = 30_000  # two contended CPU cores: recognition can take seconds
+expect.set_options(timeout=TIMEOUT_MS)  # (expect's own default is 5 s: a picture of
+# stripes takes 7-10 s to be cut and refused on a slow day, and its test failed)
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
