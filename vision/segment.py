@@ -610,6 +610,7 @@ def segment(image: np.ndarray, *, work_side: int = WORK_SIDE,
     others: list[OtherCut] = []
     blobs: list[tuple[list[_Reading], bool, _Source]] = []
     depths: list[float] = []  # each blob's centre row (working pixels)
+    cells = 0  # the runs' cells so far, as first cut
     for contour in find_blobs(mask, lab, table):
         contour = ink_bays_closed(contour, lab, table)
         blob_mask = np.zeros_like(mask)
@@ -624,8 +625,8 @@ def segment(image: np.ndarray, *, work_side: int = WORK_SIDE,
             src = _Source(*_sharper(image, contour, scale, detail, inside))
         blobs.append((_readings(src, inside, FACE_ASPECT), inside, src))
         depths.append(y + bh / 2)
-        if max_faces is not None and sum(len(max(r, key=lambda x: x.score).cut)
-                                         for r, _, _ in blobs) > max_faces:
+        cells += len(max(blobs[-1][0], key=lambda x: x.score).cut)
+        if max_faces is not None and cells > max_faces:
             return _pattern(blobs, (w, h), scale)
     best_readings = [max(r, key=lambda x: x.score) for r, _, _ in blobs]
     face = _face_size(best_readings)
