@@ -715,11 +715,11 @@ def _trim_rows(gray: np.ndarray, mask: np.ndarray,
     over a band (:data:`BAND_ROWS`), the band that is not the side is faces whose
     top is darker than the rest, its numbers and first dots (fresh-68 68077: a
     chow of dots cut at 70 % of its height read as a pung of 4 dots, surely):
-    see :func:`_one_side`; on runs of a few faces (:data:`SIDE_RUN`: a checked
-    cloth's squares, each taken for a lone face, were cut into two or three,
-    and a real-69 photo held 277 faces). ``faces_at`` (:attr:`Strip.faces_at`) marks an end
-    judged so before, when the strip was fitted: the side at the other end is
-    then outside the strip, and the band would pass for one.
+    see :func:`_one_side`. It is judged only on runs at least :data:`SIDE_RUN`
+    times as long as high, as :func:`_face_rows` judges its band. ``faces_at``
+    (:attr:`Strip.faces_at`) marks an end judged so before, when the strip was
+    fitted: the side at the other end is then outside the strip, and the band
+    would pass for one.
     """
     inside = mask > 0
     ceiling = masked_percentile(gray.T, inside.T, SEAM_PERCENTILE)  # ink leaves gaps
@@ -815,8 +815,10 @@ def _face_rows(strip: Strip) -> tuple[int, int]:
     disagree with the other's, and runs were cut into a face more or fewer
     (real-72 72141; a lone bonus tile cut as a turned one, benchmark 1052).
     Only the end nearer the camera shows a side: where both ends hold a band,
-    the darker one is the side. A band is judged across a run of a few faces
-    (:data:`SIDE_RUN`): one face's own plain margin may pass for a side."""
+    the darker one is the side, and an end judged faces when the strip was
+    fitted (:attr:`Strip.faces_at`) holds none. A band is judged across a run of
+    a few faces (:data:`SIDE_RUN`): one face's own plain margin may pass for a
+    side."""
     m = _trim_sides(strip.gray, _without_plain_rows(strip.gray, strip.mask), strip.faces_at)
     inside = m > 0
     top, bottom = _extent(inside, 1)

@@ -610,7 +610,7 @@ def segment(image: np.ndarray, *, work_side: int = WORK_SIDE,
     others: list[OtherCut] = []
     blobs: list[tuple[list[_Reading], bool, _Source]] = []
     depths: list[float] = []  # each blob's centre row (working pixels)
-    cells = 0  # the runs' cells so far, as first cut
+    best_readings: list[_Reading] = []  # each blob's likeliest reading, as first cut
     for contour in find_blobs(mask, lab, table):
         contour = ink_bays_closed(contour, lab, table)
         blob_mask = np.zeros_like(mask)
@@ -623,12 +623,12 @@ def segment(image: np.ndarray, *, work_side: int = WORK_SIDE,
         detail = min(1 / scale, DETAIL_BELOW_PX / max(1.0, min(rw, rh)), 2.5)
         if detail > 1.2:  # small faces: cut them on a sharper copy of their region
             src = _Source(*_sharper(image, contour, scale, detail, inside))
-        blobs.append((_readings(src, inside, FACE_ASPECT), inside, src))
+        readings = _readings(src, inside, FACE_ASPECT)
+        blobs.append((readings, inside, src))
+        best_readings.append(max(readings, key=lambda x: x.score))
         depths.append(y + bh / 2)
-        cells += len(max(blobs[-1][0], key=lambda x: x.score).cut)
-        if max_faces is not None and cells > max_faces:
-            return _pattern(blobs, (w, h), scale)
-    best_readings = [max(r, key=lambda x: x.score) for r, _, _ in blobs]
+        if max_faces is not None and sum(len(r.cut) for r in best_readings) > max_faces:
+            return _pattern(best_readings, (w, h), scale)
     face = _face_size(best_readings)
     aspect = _strip_aspect(best_readings)
     for bi, (readings, inside, src) in enumerate(blobs):
@@ -671,14 +671,12 @@ def segment(image: np.ndarray, *, work_side: int = WORK_SIDE,
                         tuple(others))
 
 
-def _pattern(blobs: list[tuple[list[_Reading], bool, _Source]], size: tuple[int, int],
-             scale: float) -> Segmentation:
-    """The cells of the runs cut so far, as they were cut: a pattern's, to be counted
-    and refused, not read (:func:`segment`'s ``max_faces``)."""
-    quads = [TileQuad(best.strip.to_working(corners) / scale, bi, line, sideways)
-             for bi, (readings, _, _) in enumerate(blobs)
-             for best in [max(readings, key=lambda x: x.score)]
-             for corners, line, sideways in best.cut]
+def _pattern(readings: list[_Reading], size: tuple[int, int], scale: float) -> Segmentation:
+    """The cells of the runs cut so far (each run's likeliest reading), as they were
+    cut: a pattern's, to be counted and refused, not read (:func:`segment`'s
+    ``max_faces``)."""
+    quads = [TileQuad(r.strip.to_working(corners) / scale, bi, line, sideways)
+             for bi, r in enumerate(readings) for corners, line, sideways in r.cut]
     return Segmentation(tuple(quads), size, ())
 
 
